@@ -1,0 +1,1 @@
+"""One module per ``scorekit`` subcommand (see :mod:`scorekit.cli`)."""

@@ -1,0 +1,84 @@
+"""Render a simple table (column names + rows) as text, markdown, CSV or HTML.
+
+Commands build their rows once and choose the format at the end; JSON output is shaped by
+each command itself, since its structure is part of that command's contract.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import math
+from typing import Any, Sequence
+
+TEXT_FORMATS = ("table", "markdown", "csv", "html")
+
+
+def format_cell(value: Any, digits: int = 2) -> str:
+    """Numbers with ``digits`` decimals; None and NaN as an empty-looking ``-``."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "-"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def render(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    fmt: str = "table",
+    *,
+    title: str | None = None,
+    digits: int = 2,
+) -> str:
+    """Render ``rows`` under ``columns`` in ``fmt`` (one of :data:`TEXT_FORMATS`).
+
+    CSV keeps full precision (``repr`` of floats) so it can be re-read exactly; the other
+    formats round to ``digits`` decimals.
+    """
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row])
+        return buf.getvalue()
+    cells = [[format_cell(v, digits) for v in row] for row in rows]
+    if fmt == "markdown":
+        out = []
+        if title:
+            out.append(f"### {title}\n")
+        out.append("| " + " | ".join(columns) + " |")
+        out.append("|" + "|".join(" --- " for _ in columns) + "|")
+        for row in cells:
+            out.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+        return "\n".join(out) + "\n"
+    if fmt == "html":
+        out = ["<table>"]
+        if title:
+            out.append(f"<caption>{html.escape(title)}</caption>")
+        out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr></thead>")
+        out.append("<tbody>")
+        for row in cells:
+            out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+        out.append("</tbody></table>")
+        return "\n".join(out) + "\n"
+    if fmt == "table":
+        from rich import box
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title, box=box.SIMPLE_HEAVY)
+        for i, col in enumerate(columns):
+            table.add_column(col, justify="left" if i == 0 else "right")
+        for row in cells:
+            table.add_row(*row)
+        buf = io.StringIO()
+        Console(file=buf, width=max(80, 14 * len(columns) + 20), color_system=None, force_terminal=False).print(table)
+        return buf.getvalue()
+    raise ValueError(f"unknown format {fmt!r}; choose one of {TEXT_FORMATS + ('json',)}")
