@@ -1,0 +1,1 @@
+"""Aggregation of results files: leaderboard normalization, threshold scoring, rank aggregation."""
