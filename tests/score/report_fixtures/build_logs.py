@@ -1,0 +1,175 @@
+"""Produce real lm-eval logs (results JSON + samples JSONL) for the robustness report tests.
+
+Everything here is written by lm-eval itself: ``simple_evaluate`` runs the tasks on a
+:class:`tests.support.fake_lm.ScriptedLM` and lm-eval's own ``EvaluationTracker`` saves the
+files exactly as ``lm_eval --output_path OUT --log_samples`` would
+(``OUT/<model_name_sanitized>/results_<time>.json`` and ``samples_<task>_<time>.jsonl``).
+
+Upstream SCORE tasks run from the installed lm-eval through small include YAMLs
+(``upstream_tasks/*.yaml``) that only swap the Hugging Face dataset for a local JSONL file;
+``@LM_EVAL_SCORE@`` and ``@DATA@`` in them are filled in here because both paths depend on the
+machine. The upstream non-greedy layout is five runs with seeds 1..5 written to
+``seed_1 .. seed_5`` folders, as upstream's NON_GREEDY.md asks.
+
+The scripted answer policies below are the ground truth the tests compare against.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+UPSTREAM_TEMPLATES = HERE / "upstream_tasks"
+
+Policy = Callable[[dict[str, Any]], str]
+
+
+def lm_eval_score_dir() -> Path:
+    import lm_eval
+
+    return Path(lm_eval.__file__).resolve().parent / "tasks" / "score"
+
+
+def materialize_upstream_tasks(dest: Path) -> Path:
+    """Copy the include YAMLs to ``dest`` with the machine-specific paths filled in."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for template in sorted(UPSTREAM_TEMPLATES.glob("*.yaml")):
+        text = template.read_text(encoding="utf-8")
+        text = text.replace("@LM_EVAL_SCORE@", str(lm_eval_score_dir())).replace("@DATA@", str(DATA))
+        (dest / template.name).write_text(text, encoding="utf-8")
+    return dest
+
+
+def says(letter: str) -> str:
+    return f"Let me think about the options.\nThe best answer is {letter}."
+
+
+# --- answer policies (keyed on doc fields present in upstream's docs) -------------------------
+
+
+def steady(doc: dict[str, Any]) -> str:
+    """Always the correct content (the displayed gold letter)."""
+    return says(doc["answer"])
+
+
+def always_c(doc: dict[str, Any]) -> str:
+    """Always letter C, whatever it shows."""
+    return says("C")
+
+
+def mixed_prompt(doc: dict[str, Any]) -> str:
+    """Prompts 0-5 correct, 6-7 say "A", 8 no trigger phrase (unparsed), 9 correct in brackets."""
+    p = int(doc["prompt_id"])
+    if p <= 5:
+        return says(doc["answer"])
+    if p <= 7:
+        return says("A")
+    if p == 8:
+        return "I am not sure which option is right."
+    return f"Reasoning done. the best answer is ({doc['answer']})"
+
+
+def non_greedy_policy(seed: int) -> Policy:
+    """Seed ``s``: question ``q`` answered "B" when (q + s) % 3 == 0, otherwise correctly."""
+
+    def policy(doc: dict[str, Any]) -> str:
+        if (int(doc["question_id"]) + seed) % 3 == 0:
+            return says("B")
+        return says(doc["answer"])
+
+    return policy
+
+
+# --- running lm-eval -------------------------------------------------------------------------
+
+
+def run_lm_eval(
+    output_path: Path,
+    tasks: list[str],
+    include_path: Path,
+    policy: Policy,
+    model_name: str,
+    seed: int = 0,
+) -> None:
+    """One ``simple_evaluate`` run saved with lm-eval's ``EvaluationTracker``."""
+    import lm_eval
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.tasks import TaskManager
+
+    from tests.support.fake_lm import ScriptedLM
+
+    lm = ScriptedLM(generate=lambda context, gen_kwargs, doc: policy(doc))
+    tm = TaskManager(include_path=[str(include_path)], include_defaults=False)
+    tracker = EvaluationTracker(output_path=str(output_path))
+    results = lm_eval.simple_evaluate(
+        model=lm,
+        model_args=f"pretrained={model_name}",
+        tasks=tasks,
+        task_manager=tm,
+        log_samples=True,
+        evaluation_tracker=tracker,
+        random_seed=seed,
+        numpy_random_seed=seed,
+        torch_random_seed=seed,
+        fewshot_random_seed=seed,
+    )
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples)
+    for task_name in results["configs"]:
+        tracker.save_results_samples(task_name=task_name, samples=samples[task_name])
+
+
+UPSTREAM_MC_TASKS = [
+    "score_prompt_robustness_mmlu_pro",
+    "score_option_order_robustness_mmlu_pro",
+    "prompt_robustness_agieval_aqua_rat",
+    "option_order_robustness_agieval_aqua_rat",
+]
+UPSTREAM_NON_GREEDY_TASKS = ["score_non_greedy_robustness_mmlu_pro", "non_greedy_robustness_agieval_aqua_rat"]
+
+
+def build_upstream(root: Path) -> dict[str, Path]:
+    """Upstream-task logs under ``root``:
+
+    - ``upstream/``: prompt + option-order tasks for models ``scripted/steady``,
+      ``scripted/always-c`` and ``scripted/mixed`` (one run each);
+    - ``upstream_ng/seed_1..seed_5/``: the non-greedy tasks for ``scripted/sampler``.
+    """
+    tasks_dir = materialize_upstream_tasks(root / "upstream_task_yamls")
+    out = root / "upstream"
+    for name, policy in (("scripted/steady", steady), ("scripted/always-c", always_c)):
+        run_lm_eval(out, UPSTREAM_MC_TASKS, tasks_dir, policy, name)
+    run_lm_eval(out, ["score_prompt_robustness_mmlu_pro", "prompt_robustness_agieval_aqua_rat"], tasks_dir, mixed_prompt, "scripted/mixed")
+    ng = root / "upstream_ng"
+    for seed in range(1, 6):
+        run_lm_eval(ng / f"seed_{seed}", UPSTREAM_NON_GREEDY_TASKS, tasks_dir, non_greedy_policy(seed), "scripted/sampler", seed=seed)
+    return {"upstream": out, "upstream_ng": ng}
+
+
+_BUILT: dict[str, dict[str, Path]] = {}
+
+
+def upstream_logs(tmp_path_factory) -> dict[str, Path]:
+    """Build the upstream logs once per test session (every test module shares them)."""
+    if "upstream" not in _BUILT:
+        _BUILT["upstream"] = build_upstream(tmp_path_factory.mktemp("upstream_logs"))
+    return _BUILT["upstream"]
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+if __name__ == "__main__":  # pragma: no cover - manual inspection helper
+    import sys
+    import tempfile
+
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="score_logs_"))
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    print(build_upstream(target))
