@@ -20,6 +20,7 @@ from scorekit.errors import ScorekitError
 COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.paths",
     "scorekit.commands.lighteval_offline",
+    "scorekit.commands.rank",
 )
 
 

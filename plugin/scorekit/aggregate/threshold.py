@@ -13,14 +13,20 @@ value, or a node whose children all lack a score); callers keep the reason separ
 - :func:`roll_up`: metric scores → group scores through one level of the hierarchy
   (metrics → benchmarks, benchmarks → categories, categories → overall), vectorized over
   models (rows).
+- :func:`score_models`: a whole scoring config applied to many models, with the
+  missing-value policy and the flags saying what each score was computed without.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+import math
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from scorekit.aggregate.scoring_config import MetricSpec, ScoringConfig
 
 
 def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.ndarray | float:
@@ -98,3 +104,196 @@ def roll_up(
         if idx.size:
             out[:, j] = weighted_mean(s[:, idx], w[idx], axis=1, strict=strict)
     return out
+
+
+# --- scoring models against a config -------------------------------------------------------
+
+MISSING_POLICIES = ("partial", "strict")
+
+# Why a metric has no score (the value of each ``missing`` entry in the output).
+NOT_FOUND = "not in results"
+NAN_VALUE = "value is NaN"
+NO_SCORE = "normalizer gave no score"
+
+
+def lookup_value(tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[str, str]]) -> tuple[Any, str | None]:
+    """First present ``(task, metric)`` of ``keys`` in one model's ``{task: {metric: value}}``.
+
+    A task key also matches a lighteval key ``"<task>|<few-shot>"`` when exactly one such key
+    exists (two or more are ambiguous and raise ``KeyError`` naming them).
+    Returns ``(value, "task -> metric")`` or ``(None, None)`` when no key is present.
+    """
+    for task, metric in keys:
+        found = tasks.get(task)
+        if found is None:
+            variants = [k for k in tasks if k.startswith(task + "|") and k[len(task) + 1 :].isdigit()]
+            if len(variants) > 1:
+                raise KeyError(f"task {task!r} matches several results keys {sorted(variants)}; write the full key")
+            found = tasks[variants[0]] if variants else None
+            task = variants[0] if variants else task
+        if isinstance(found, Mapping) and metric in found:
+            return found[metric], f"{task} -> {metric}"
+    return None, None
+
+
+def score_models(
+    config: "ScoringConfig",
+    models: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    *,
+    missing: str = "partial",
+) -> list[dict[str, Any]]:
+    """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
+
+    Metric score: ``threshold_score(value, good, bad)``, or the metric's custom normalizer.
+    Roll-up metric → benchmark → category → overall with :func:`roll_up`.
+    Missing-value policy (``missing``):
+
+    - ``"partial"`` (default): a metric without a score (absent from the results, NaN value, or
+      no score from a normalizer) is left out and the remaining weights renormalized; every
+      node above it lists it under ``missing`` (so a score computed without it is visibly
+      partial). A node whose counted children all lack a score has no score (None).
+    - ``"strict"``: a metric without a score gives its benchmark, category and the overall
+      no score (None), like NaN propagation in ML-PEG; ``missing`` lists the cause.
+
+    Only metrics that count (positive weights all the way up) are listed in a node's
+    ``missing``. Raises :class:`ValueError` for a non-numeric value or a normalizer result
+    outside [0, 1] (the caller names the file).
+    Returns one dict per model, in the order of ``models`` (JSON-ready, None for no score).
+    """
+    if missing not in MISSING_POLICIES:
+        raise ValueError(f"missing policy must be one of {MISSING_POLICIES}, got {missing!r}")
+    strict = missing == "strict"
+    metrics = config.metrics
+    names = list(models)
+    n, m = len(names), len(metrics)
+    values = np.full((n, m), np.nan)
+    reasons: list[list[str | None]] = [[None] * m for _ in range(n)]
+    sources: list[list[str | None]] = [[None] * m for _ in range(n)]
+    raw: list[list[Any]] = [[None] * m for _ in range(n)]
+    for i, name in enumerate(names):
+        for j, spec in enumerate(metrics):
+            try:
+                value, source = lookup_value(models[name], spec.keys)
+            except KeyError as exc:
+                raise ValueError(f"model {name!r}, metric {spec.path}: {exc.args[0]}") from None
+            sources[i][j] = source
+            if source is None:
+                reasons[i][j] = NOT_FOUND
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise ValueError(
+                    f"model {name!r}, metric {spec.path}: value of {source} is not a number: {value!r}"
+                )
+            raw[i][j] = float(value)
+            if math.isnan(value):
+                reasons[i][j] = NAN_VALUE
+            else:
+                values[i, j] = float(value)
+
+    good = np.array([s.good for s in metrics], dtype=float)
+    bad = np.array([s.bad for s in metrics], dtype=float)
+    scores = np.atleast_2d(threshold_score(values, good, bad)).reshape(n, m)
+    for j, spec in enumerate(metrics):
+        if spec.normalizer is not None:
+            for i in range(n):
+                if reasons[i][j] is None:
+                    scores[i, j] = _custom_score(spec, names[i], values[i, j])
+                    if math.isnan(scores[i, j]):
+                        reasons[i][j] = NO_SCORE
+
+    benches = config.benchmarks
+    bench_of_metric = {id(s): k for k, b in enumerate(benches) for s in b.metrics}
+    metric_groups = [[j for j, s in enumerate(metrics) if bench_of_metric[id(s)] == k] for k in range(len(benches))]
+    bench_groups: list[list[int]] = []
+    start = 0
+    for cat in config.categories:
+        bench_groups.append(list(range(start, start + len(cat.benchmarks))))
+        start += len(cat.benchmarks)
+    metric_w = np.array([s.weight for s in metrics], dtype=float)
+    bench_w = np.array([b.weight for b in benches], dtype=float)
+    cat_w = np.array([c.weight for c in config.categories], dtype=float)
+    bench_scores = roll_up(scores, metric_groups, metric_w, strict=strict)
+    cat_scores = roll_up(bench_scores, bench_groups, bench_w, strict=strict)
+    overall = roll_up(cat_scores, [list(range(len(config.categories)))], cat_w, strict=strict)[:, 0]
+
+    out = []
+    for i, name in enumerate(names):
+        model_missing: dict[str, str] = {}
+        categories: dict[str, Any] = {}
+        k = j = 0  # running benchmark / metric column (same order as config.metrics)
+        for c_idx, cat in enumerate(config.categories):
+            cat_missing: dict[str, str] = {}
+            bench_out: dict[str, Any] = {}
+            for bench in cat.benchmarks:
+                bench_missing: dict[str, str] = {}
+                metric_out: dict[str, Any] = {}
+                for spec in bench.metrics:
+                    reason = reasons[i][j]
+                    if reason is not None and spec.weight > 0:
+                        bench_missing[spec.path] = reason
+                    metric_out[spec.name] = {
+                        "score": _opt(scores[i, j]),
+                        "value": raw[i][j],
+                        "source": sources[i][j],
+                        "missing": reason,
+                        "good": spec.good,
+                        "bad": spec.bad,
+                        "weight": spec.weight,
+                        "unit": spec.unit,
+                    }
+                    j += 1
+                if bench.weight > 0:
+                    cat_missing.update(bench_missing)
+                bench_out[bench.name] = {
+                    "score": _opt(bench_scores[i, k]),
+                    "weight": bench.weight,
+                    "missing": bench_missing,
+                    "metrics": metric_out,
+                }
+                k += 1
+            if cat.weight > 0:
+                model_missing.update(cat_missing)
+            categories[cat.name] = {
+                "score": _opt(cat_scores[i, c_idx]),
+                "weight": cat.weight,
+                "missing": cat_missing,
+                "benchmarks": bench_out,
+            }
+        out.append(
+            {
+                "model": name,
+                "overall": _opt(overall[i]),
+                "partial": bool(model_missing) and not math.isnan(overall[i]),
+                "missing": model_missing,
+                "categories": categories,
+            }
+        )
+    return out
+
+
+def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
+    try:
+        result = spec.normalizer(float(value), spec.good, spec.bad)
+    except Exception as exc:  # user code
+        raise ValueError(
+            f"normalizer {spec.normalizer_name} raised {type(exc).__name__}: {exc} "
+            f"(model {model!r}, metric {spec.path}, value {value!r})"
+        ) from None
+    if result is None:
+        return math.nan
+    if isinstance(result, bool) or not isinstance(result, (int, float, np.integer, np.floating)):
+        raise ValueError(
+            f"normalizer {spec.normalizer_name} returned {type(result).__name__} {result!r}, expected a number "
+            f"in [0, 1] (model {model!r}, metric {spec.path})"
+        )
+    result = float(result)
+    if not math.isnan(result) and not 0.0 <= result <= 1.0:
+        raise ValueError(
+            f"normalizer {spec.normalizer_name} returned {result!r}, outside [0, 1] "
+            f"(model {model!r}, metric {spec.path}, value {value!r})"
+        )
+    return result + 0.0
+
+
+def _opt(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)

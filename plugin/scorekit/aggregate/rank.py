@@ -1,0 +1,345 @@
+"""Rank aggregation across leaderboards by percentile (seed 004): parse, compute, render.
+
+Input file: benchmark dictionaries ``name={"model": rank or None, ..., "known_totals": N}``
+followed by exactly one cost dictionary (no ``known_totals``) as the last entry; ``#``
+comments; dictionaries may span lines. The file is parsed with :mod:`ast` and only
+``name = {...}`` / ``{...}`` statements whose keys and values are literals are accepted, so
+it can never run code.
+
+Per model, over the benchmarks where it has a rank:
+
+- percentile pᵢ = rank / known_totals (0 = best, 1 = worst)
+- score = mean(pᵢ) + penalty, penalty = 0.25 for 1 benchmark, 0.10 for 2, 0 for 3 or more
+- std = population standard deviation of the pᵢ (before the penalty); N/A under 2 values
+- order: score ascending; ties (equal to 12 decimals) → more benchmarks first → model name
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from scorekit.errors import ScorekitError
+
+DEFAULT_FILE = "ranks_general.txt"
+SAMPLE_FILE = "ranking_sample.txt"
+FORMATS = ("table", "markdown", "csv", "json", "html")
+TOTALS_KEY = "known_totals"
+
+
+def sparse_penalty(n_benchmarks: int) -> float:
+    """Penalty added to the mean percentile: 0.25 for 1 benchmark, 0.10 for 2, else 0."""
+    return {1: 0.25, 2: 0.10}.get(n_benchmarks, 0.0)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    line: int
+    known_totals: int
+    ranks: dict[str, int | None]
+
+
+@dataclass(frozen=True)
+class RankData:
+    path: str
+    benchmarks: tuple[Benchmark, ...]
+    costs: dict[str, int | float | None]
+
+
+@dataclass(frozen=True)
+class RankRow:
+    position: int
+    model: str
+    score: float  # mean percentile + penalty
+    mean: float  # mean percentile before the penalty
+    penalty: float
+    std: float | None  # population std of the percentiles; None under 2 benchmarks
+    n_benchmarks: int
+    cost: int | float | None
+    percentiles: dict[str, float] = field(default_factory=dict)
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+
+def parse_rank_text(text: str, path: str = "<string>") -> RankData:
+    """Parse the dict-literal format safely; raise :class:`ScorekitError` naming path:line."""
+    try:
+        tree = ast.parse(text, filename=path, mode="exec")
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" + (f" column {exc.offset}" if exc.offset else "")
+        raise ScorekitError(f"not a dictionary file: {exc.msg}", path=path, where=where) from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        raise ScorekitError(f"not a dictionary file: {type(exc).__name__}", path=path) from None
+
+    dicts: list[tuple[str | None, int, dict[str, Any]]] = []
+    for stmt in tree.body:
+        line = stmt.lineno
+        if isinstance(stmt, ast.Assign):
+            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                raise _err(path, line, "only 'name = {...}' assignments to a plain name are allowed")
+            name: str | None = stmt.targets[0].id
+            node = stmt.value
+        elif isinstance(stmt, ast.Expr):
+            name, node = None, stmt.value
+        else:
+            raise _err(path, line, f"only 'name = {{...}}' dictionaries are allowed, found {_describe(stmt)}")
+        if not isinstance(node, ast.Dict):
+            raise _err(path, line, f"expected a {{...}} dictionary, found {_describe(node)}")
+        dicts.append((name, line, _literal_dict(node, path, name)))
+
+    if not dicts:
+        raise ScorekitError("no dictionaries found (expected benchmark dictionaries and a cost dictionary)", path=path)
+    *bench_dicts, (cost_name, cost_line, cost_dict) = dicts
+    for name, line, d in bench_dicts:
+        if TOTALS_KEY not in d:
+            raise _err(
+                path,
+                line,
+                f"{_label(name, line)} has no '{TOTALS_KEY}': every benchmark needs it, and the cost "
+                "dictionary (the only one without it) must be the last one",
+            )
+    if TOTALS_KEY in cost_dict:
+        raise _err(
+            path,
+            cost_line,
+            f"the last dictionary ({_label(cost_name, cost_line)}) has '{TOTALS_KEY}', but the last one must "
+            "be the cost dictionary (write {} if there are no costs)",
+        )
+    if not bench_dicts:
+        raise ScorekitError("no benchmark dictionaries before the cost dictionary", path=path)
+
+    benchmarks = []
+    seen_names: dict[str, int] = {}
+    for name, line, d in bench_dicts:
+        label = _label(name, line)
+        if name is not None:
+            if name in seen_names:
+                raise _err(path, line, f"benchmark '{name}' is defined twice (first at line {seen_names[name]})")
+            seen_names[name] = line
+        total = d.pop(TOTALS_KEY)
+        if not _is_int(total) or total < 1:
+            raise _err(path, line, f"benchmark {label}: '{TOTALS_KEY}' must be a positive integer, got {total!r}")
+        ranks: dict[str, int | None] = {}
+        for model, rank in d.items():
+            if rank is None:
+                ranks[model] = None
+                continue
+            if not _is_int(rank):
+                raise _err(path, line, f"benchmark {label}, model '{model}': rank must be an integer or None, got {rank!r}")
+            if not 1 <= rank <= total:
+                raise _err(
+                    path, line, f"benchmark {label}, model '{model}': rank {rank} is outside 1..{total} (known_totals)"
+                )
+            ranks[model] = rank
+        benchmarks.append(Benchmark(name or f"line {line}", line, total, ranks))
+
+    costs: dict[str, int | float | None] = {}
+    for model, cost in cost_dict.items():
+        if cost is not None and (
+            isinstance(cost, bool) or not isinstance(cost, (int, float)) or not math.isfinite(cost) or cost < 0
+        ):
+            raise _err(path, cost_line, f"cost dictionary, model '{model}': cost must be a number >= 0 or None, got {cost!r}")
+        costs[model] = cost
+    return RankData(path, tuple(benchmarks), costs)
+
+
+def read_rank_file(path: str | Path) -> RankData:
+    """Read and parse a rank file (see :func:`parse_rank_text`)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScorekitError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise ScorekitError("is a directory, expected a rank file", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise ScorekitError(f"not UTF-8 text (byte {exc.start})", path=path) from None
+    except OSError as exc:
+        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    return parse_rank_text(text, str(path))
+
+
+def _literal_dict(node: ast.Dict, path: str, name: str | None) -> dict[str, Any]:
+    """Keys must be string literals (no duplicates), values literals; nothing is evaluated
+    beyond :func:`ast.literal_eval`, which never calls, imports or looks anything up."""
+    label = _label(name, node.lineno)
+    out: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    for key_node, value_node in zip(node.keys, node.values):
+        if key_node is None:
+            raise _err(path, value_node.lineno, f"{label}: '**' unpacking is not allowed")
+        key = _literal(key_node, path, label)
+        if not isinstance(key, str):
+            raise _err(path, key_node.lineno, f"{label}: key {key!r} must be a string (model name)")
+        if key in out:
+            raise _err(path, key_node.lineno, f"{label}: key '{key}' appears twice (first at line {lines[key]})")
+        lines[key] = key_node.lineno
+        out[key] = _literal(value_node, path, f"{label}, key '{key}'")
+    return out
+
+
+def _literal(node: ast.AST, path: str, label: str) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        raise _err(path, node.lineno, f"{label}: only literal values are allowed, found {_describe(node)}") from None
+
+
+def _describe(node: ast.AST) -> str:
+    kinds = {
+        ast.Call: "a function call",
+        ast.Import: "an import",
+        ast.ImportFrom: "an import",
+        ast.Attribute: "attribute access",
+        ast.Name: "a name",
+        ast.Lambda: "a lambda",
+        ast.FunctionDef: "a function definition",
+        ast.ClassDef: "a class definition",
+    }
+    for sub in ast.walk(node):  # the first offending construct inside, outermost first
+        if type(sub) in kinds:
+            return kinds[type(sub)]
+    return f"'{type(node).__name__}'"
+
+
+def _label(name: str | None, line: int) -> str:
+    return f"'{name}'" if name else f"dictionary at line {line}"
+
+
+def _err(path: str, line: int, msg: str) -> ScorekitError:
+    return ScorekitError(msg, path=path, where=f"line {line}")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# --- computing ------------------------------------------------------------------------------
+
+
+def compute_ranking(data: RankData) -> list[RankRow]:
+    """Aggregate the benchmarks of ``data`` into rows, best first (see the module docstring).
+
+    Models with no rank in any benchmark are not in the result (see :func:`unranked_models`).
+    """
+    models = sorted({m for b in data.benchmarks for m, r in b.ranks.items() if r is not None})
+    if not models:
+        return []
+    index = {m: i for i, m in enumerate(models)}
+    pct = np.full((len(models), len(data.benchmarks)), np.nan)
+    for j, bench in enumerate(data.benchmarks):
+        for model, rank in bench.ranks.items():
+            if rank is not None:
+                pct[index[model], j] = rank / bench.known_totals
+    present = ~np.isnan(pct)
+    count = present.sum(axis=1)
+    mean = np.nansum(pct, axis=1) / count
+    penalty = np.select([count == 1, count == 2], [0.25, 0.10], 0.0)
+    score = mean + penalty
+    dev = np.where(present, pct - mean[:, None], 0.0)
+    std = np.sqrt((dev**2).sum(axis=1) / count)
+    order = sorted(range(len(models)), key=lambda i: (round(float(score[i]), 12), -int(count[i]), models[i]))
+    rows = []
+    for pos, i in enumerate(order, start=1):
+        rows.append(
+            RankRow(
+                position=pos,
+                model=models[i],
+                score=float(score[i]),
+                mean=float(mean[i]),
+                penalty=float(penalty[i]),
+                std=float(std[i]) if count[i] >= 2 else None,
+                n_benchmarks=int(count[i]),
+                cost=data.costs.get(models[i]),
+                percentiles={b.name: float(pct[i, j]) for j, b in enumerate(data.benchmarks) if present[i, j]},
+            )
+        )
+    return rows
+
+
+def unranked_models(data: RankData) -> list[str]:
+    """Models that appear only with None ranks (left out of the ranking)."""
+    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
+    listed = {m for b in data.benchmarks for m in b.ranks}
+    return sorted(listed - ranked)
+
+
+def costs_without_ranks(data: RankData) -> list[str]:
+    """Models in the cost dictionary that have no rank anywhere (not shown)."""
+    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
+    return sorted(set(data.costs) - ranked)
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+_COLUMNS = ("Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k")
+_MIN_WIDTHS = (5, 22, 8, 8, 12, 7)
+
+
+def _cells(row: RankRow) -> list[str]:
+    return [
+        str(row.position),
+        row.model,
+        f"{row.score:.3f}",
+        "N/A" if row.std is None else f"{row.std:.3f}",
+        str(row.n_benchmarks),
+        "N/A" if row.cost is None else str(row.cost),
+    ]
+
+
+def render_ascii(rows: Sequence[RankRow]) -> str:
+    """The seed's table: left-aligned columns of widths 5/22/8/8/12/7 (widened for longer
+    cells), and a border line two characters shorter than the rows, as in the seed."""
+    cells = [_cells(r) for r in rows]
+    widths = [max([w, len(h)] + [len(c[k]) for c in cells]) for k, (h, w) in enumerate(zip(_COLUMNS, _MIN_WIDTHS))]
+
+    def line(values: Sequence[str]) -> str:
+        return "| " + " | ".join(v.ljust(w) for v, w in zip(values, widths)) + " |"
+
+    header = line(_COLUMNS)
+    border = "+" + "-" * (len(header) - 4) + "+"
+    return "\n".join([border, header, border, *(line(c) for c in cells), border]) + "\n"
+
+
+def render_ranking(rows: Sequence[RankRow], fmt: str = "table") -> str:
+    """Render rows as ``table`` (the seed's ASCII table), markdown, csv, json or html."""
+    if fmt == "table":
+        return render_ascii(rows)
+    if fmt == "json":
+        return (
+            json.dumps(
+                [
+                    {
+                        "rank": r.position,
+                        "model": r.model,
+                        "avg_percentile": r.score,
+                        "mean_percentile": r.mean,
+                        "penalty": r.penalty,
+                        "std_dev": r.std,
+                        "benchmarks": r.n_benchmarks,
+                        "cost_per_1k": r.cost,
+                        "percentiles": r.percentiles,
+                    }
+                    for r in rows
+                ],
+                indent=2,
+            )
+            + "\n"
+        )
+    from scorekit.tables import render
+
+    if fmt == "csv":
+        table = [[r.position, r.model, r.score, r.std, r.n_benchmarks, r.cost] for r in rows]
+    elif fmt in ("markdown", "html"):
+        table = [_cells(r) for r in rows]
+    else:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}")
+    return render(_COLUMNS, table, fmt)

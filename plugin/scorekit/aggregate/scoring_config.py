@@ -1,0 +1,367 @@
+"""Load and validate a threshold-scoring config (YAML) for ``scorekit score``.
+
+Layout (see docs/scoring.md)::
+
+    normalizer: "package.module:function"   # optional, default linear thresholds
+    categories:
+      <category>:
+        weight: 1                           # optional, default 1
+        benchmarks:
+          <benchmark>:
+            weight: 1
+            metrics:
+              <metric>:
+                key: {task: leaderboard_gpqa, metric: "acc_norm,none"}   # or a list of them
+                good: 0.65
+                bad: 0.25
+                weight: 1
+                unit: fraction                # optional
+                description: ...              # optional
+                normalizer: "pkg.mod:fn"      # optional, overrides the top-level one
+
+The YAML is read with a safe loader; duplicate keys are rejected. Every problem raises
+:class:`~scorekit.errors.ScorekitError` naming the file, the line and the key path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from scorekit.errors import ScorekitError
+
+Normalizer = Callable[[float, float, float], Any]
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One scored metric: where to read it, its thresholds and weight."""
+
+    category: str
+    benchmark: str
+    name: str
+    keys: tuple[tuple[str, str], ...]  # (results task key, metric key) alternatives, in order
+    good: float
+    bad: float
+    weight: float = 1.0
+    unit: str | None = None
+    description: str | None = None
+    normalizer: Normalizer | None = None
+    normalizer_name: str | None = None
+
+    @property
+    def path(self) -> str:
+        return f"{self.category}/{self.benchmark}/{self.name}"
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self.good < self.bad
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    category: str
+    name: str
+    weight: float
+    metrics: tuple[MetricSpec, ...]
+    description: str | None = None
+
+    @property
+    def path(self) -> str:
+        return f"{self.category}/{self.name}"
+
+
+@dataclass(frozen=True)
+class CategorySpec:
+    name: str
+    weight: float
+    benchmarks: tuple[BenchmarkSpec, ...]
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    path: str
+    categories: tuple[CategorySpec, ...]
+    name: str | None = None
+    description: str | None = None
+
+    @property
+    def benchmarks(self) -> tuple[BenchmarkSpec, ...]:
+        return tuple(b for c in self.categories for b in c.benchmarks)
+
+    @property
+    def metrics(self) -> tuple[MetricSpec, ...]:
+        return tuple(m for b in self.benchmarks for m in b.metrics)
+
+
+# --- YAML with line numbers and duplicate-key detection ---------------------------------
+
+
+class _Map(dict):
+    """A mapping that remembers the line of itself and of each key."""
+
+    line: int = 0
+    key_lines: dict
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _construct_map(loader: _Loader, node: yaml.MappingNode) -> _Map:
+    loader.flatten_mapping(node)
+    data = _Map()
+    data.line = node.start_mark.line + 1
+    data.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        try:
+            hash(key)
+        except TypeError:
+            raise ScorekitError("a mapping key must be a plain value", where=f"line {line}") from None
+        if key in data:
+            raise ScorekitError(
+                f"duplicate key {key!r} (first at line {data.key_lines[key]})", where=f"line {line}"
+            )
+        data[key] = loader.construct_object(value_node, deep=True)
+        data.key_lines[key] = line
+    return data
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScorekitError("config file not found", path=path) from None
+    except IsADirectoryError:
+        raise ScorekitError("is a directory, expected a YAML config file", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise ScorekitError(f"not UTF-8 text (byte {exc.start})", path=path) from None
+    except OSError as exc:
+        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader derives from SafeLoader
+    except ScorekitError as exc:
+        raise ScorekitError(str(exc), path=path) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1} column {mark.column + 1}" if mark else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise ScorekitError(f"invalid YAML: {problem}", path=path, where=where) from None
+    except yaml.YAMLError as exc:
+        raise ScorekitError(f"invalid YAML: {exc}", path=path) from None
+
+
+# --- validation --------------------------------------------------------------------------
+
+
+class _Checker:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, msg: str, keypath: str, parent: Any = None, key: Any = None) -> ScorekitError:
+        line = None
+        if isinstance(parent, _Map):
+            line = parent.key_lines.get(key, parent.line) if key is not None else parent.line
+        where = (f"line {line}, " if line else "") + (keypath or "top level")
+        return ScorekitError(msg, path=self.path, where=where)
+
+    def mapping(self, value: Any, keypath: str, parent: Any, key: Any, allowed: set[str], required: set[str]) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(f"expected a mapping, got {_type_name(value)}", keypath, parent, key)
+        for k in value:
+            if not isinstance(k, str):
+                raise self.fail(f"key {k!r} must be a string", keypath, value, k)
+            if k not in allowed:
+                raise self.fail(f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})", _join(keypath, k), value, k)
+        for k in sorted(required):
+            if k not in value:
+                raise self.fail(f"missing required key {k!r}", keypath, parent, key)
+        return value
+
+    def names(self, value: Any, keypath: str, parent: Any, key: Any, what: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(f"expected a mapping of {what} names, got {_type_name(value)}", keypath, parent, key)
+        if not value:
+            raise self.fail(f"no {what} defined", keypath, parent, key)
+        for k in value:
+            if not isinstance(k, str) or not k.strip():
+                raise self.fail(f"{what} name {k!r} must be a non-empty string", keypath, value, k)
+            if "/" in k:
+                raise self.fail(f"{what} name {k!r} must not contain '/'", _join(keypath, k), value, k)
+        return value
+
+    def number(self, value: Any, keypath: str, parent: Any, key: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            hint = ""
+            if isinstance(value, str):
+                try:
+                    float(value)
+                    hint = " (YAML reads this as text; write it with a decimal point, e.g. 1.0e-3)"
+                except ValueError:
+                    pass
+            raise self.fail(f"expected a number, got {_type_name(value)} {value!r}{hint}", keypath, parent, key)
+        if not math.isfinite(value):
+            raise self.fail(f"expected a finite number, got {value!r}", keypath, parent, key)
+        return float(value)
+
+    def weight(self, node: dict, keypath: str) -> float:
+        if "weight" not in node:
+            return 1.0
+        w = self.number(node["weight"], _join(keypath, "weight"), node, "weight")
+        if w < 0:
+            raise self.fail(f"weight must be >= 0, got {w!r}", _join(keypath, "weight"), node, "weight")
+        return w
+
+    def text(self, node: dict, key: str, keypath: str) -> str | None:
+        if key not in node or node[key] is None:
+            return None
+        if not isinstance(node[key], str):
+            raise self.fail(f"expected a string, got {_type_name(node[key])}", _join(keypath, key), node, key)
+        return node[key]
+
+    def keys(self, value: Any, keypath: str, parent: Any) -> tuple[tuple[str, str], ...]:
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            raise self.fail("key list is empty", keypath, parent, "key")
+        out = []
+        for i, item in enumerate(items):
+            kp = f"{keypath}[{i}]" if isinstance(value, list) else keypath
+            item = self.mapping(item, kp, parent, "key", {"task", "metric"}, {"task", "metric"})
+            for part in ("task", "metric"):
+                if not isinstance(item[part], str) or not item[part]:
+                    raise self.fail(f"expected a non-empty string, got {item[part]!r}", _join(kp, part), item, part)
+            out.append((item["task"], item["metric"]))
+        return tuple(out)
+
+
+def load_scoring_config(path: str | Path) -> ScoringConfig:
+    """Read and validate a scoring config; import its normalizers.
+
+    Rejects: unknown keys, missing ``categories``/``benchmarks``/``metrics``/``key``/
+    ``good``/``bad``, non-numeric or non-finite thresholds and weights, negative weights,
+    and a positive-weight node whose children all have weight 0 (nothing could be scored).
+    """
+    path = Path(path)
+    data = _read_yaml(path)
+    ck = _Checker(path)
+    if data is None:
+        raise ScorekitError("config is empty", path=path)
+    top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description"}, {"categories"})
+    default_norm = _normalizer_from(ck, top, "", path)
+    cats_raw = ck.names(top["categories"], "categories", top, "categories", "category")
+    categories = []
+    for cname, craw in cats_raw.items():
+        ckp = f"categories.{cname}"
+        craw = ck.mapping(craw, ckp, cats_raw, cname, {"weight", "description", "benchmarks"}, {"benchmarks"})
+        benches_raw = ck.names(craw["benchmarks"], f"{ckp}.benchmarks", craw, "benchmarks", "benchmark")
+        benchmarks = []
+        for bname, braw in benches_raw.items():
+            bkp = f"{ckp}.benchmarks.{bname}"
+            braw = ck.mapping(braw, bkp, benches_raw, bname, {"weight", "description", "metrics"}, {"metrics"})
+            metrics_raw = ck.names(braw["metrics"], f"{bkp}.metrics", braw, "metrics", "metric")
+            metrics = []
+            for mname, mraw in metrics_raw.items():
+                mkp = f"{bkp}.metrics.{mname}"
+                mraw = ck.mapping(
+                    mraw,
+                    mkp,
+                    metrics_raw,
+                    mname,
+                    {"key", "good", "bad", "weight", "unit", "description", "normalizer"},
+                    {"key", "good", "bad"},
+                )
+                norm = _normalizer_from(ck, mraw, mkp, path) or default_norm
+                metrics.append(
+                    MetricSpec(
+                        category=cname,
+                        benchmark=bname,
+                        name=mname,
+                        keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
+                        good=ck.number(mraw["good"], _join(mkp, "good"), mraw, "good"),
+                        bad=ck.number(mraw["bad"], _join(mkp, "bad"), mraw, "bad"),
+                        weight=ck.weight(mraw, mkp),
+                        unit=ck.text(mraw, "unit", mkp),
+                        description=ck.text(mraw, "description", mkp),
+                        normalizer=norm[1] if norm else None,
+                        normalizer_name=norm[0] if norm else None,
+                    )
+                )
+            bweight = ck.weight(braw, bkp)
+            if bweight > 0 and not any(m.weight > 0 for m in metrics):
+                raise ck.fail("every metric weight is 0; set the benchmark's weight to 0 to leave it out", bkp, benches_raw, bname)
+            benchmarks.append(BenchmarkSpec(cname, bname, bweight, tuple(metrics), ck.text(braw, "description", bkp)))
+        cweight = ck.weight(craw, ckp)
+        if cweight > 0 and not any(b.weight > 0 for b in benchmarks):
+            raise ck.fail("every benchmark weight is 0; set the category's weight to 0 to leave it out", ckp, cats_raw, cname)
+        categories.append(CategorySpec(cname, cweight, tuple(benchmarks), ck.text(craw, "description", ckp)))
+    if not any(c.weight > 0 for c in categories):
+        raise ck.fail("every category weight is 0: nothing would be scored", "categories", top, "categories")
+    return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""))
+
+
+def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path) -> tuple[str, Normalizer] | None:
+    if node.get("normalizer") is None:
+        return None
+    spec = node["normalizer"]
+    kp = _join(keypath, "normalizer")
+    if not isinstance(spec, str):
+        raise ck.fail(f"expected 'package.module:function', got {_type_name(spec)}", kp, node, "normalizer")
+    try:
+        return spec, import_normalizer(spec, search_dir=path.parent)
+    except ScorekitError as exc:
+        raise ck.fail(str(exc), kp, node, "normalizer") from None
+
+
+def import_normalizer(spec: str, search_dir: str | Path | None = None) -> Normalizer:
+    """Import ``"package.module:function"`` (the attribute may be dotted, ``mod:Cls.fn``).
+
+    The function is called as ``fn(value, good, bad)`` with Python floats and must return a
+    number in [0, 1], or None/NaN for "no score". When the module is not importable from
+    ``sys.path``, ``search_dir`` (the config's folder) is tried as well.
+    """
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr or not all(p.isidentifier() for p in module_name.split(".") + attr.split(".")):
+        raise ScorekitError(f"normalizer {spec!r} must look like 'package.module:function'")
+    added = None
+    if search_dir is not None and str(search_dir) not in sys.path:
+        added = str(search_dir)
+        sys.path.append(added)  # appended: never shadows installed modules
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise ScorekitError(f"cannot import normalizer module {module_name!r}: {exc}") from None
+    except Exception as exc:  # user code failed while importing
+        raise ScorekitError(f"importing normalizer module {module_name!r} failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        if added is not None and added in sys.path:
+            sys.path.remove(added)
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ScorekitError(f"normalizer module {module_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ScorekitError(f"normalizer {spec!r} is not callable")
+    return obj
+
+
+def _join(keypath: str, key: Any) -> str:
+    return f"{keypath}.{key}" if keypath else str(key)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean"}.get(type(value), type(value).__name__)

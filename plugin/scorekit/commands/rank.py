@@ -1,0 +1,81 @@
+"""``scorekit rank [FILE]``: one ranking from many leaderboards' ranks by mean percentile."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    from scorekit.aggregate.rank import DEFAULT_FILE, FORMATS
+
+    p = subparsers.add_parser(
+        "rank",
+        help="aggregate per-leaderboard ranks into one ranking (mean percentile, sparse-data penalty)",
+        description=(
+            "Read benchmark dictionaries name={model: rank or None, ..., 'known_totals': N} and a "
+            "final cost dictionary, and print models best first by mean percentile rank/known_totals, "
+            "plus 0.25 for models on 1 benchmark and 0.10 on 2. Ties: more benchmarks first, then "
+            "model name. The file is parsed as literals only and never runs code. "
+            "See docs/rank.md."
+        ),
+    )
+    p.add_argument("file", nargs="?", default=DEFAULT_FILE, metavar="FILE", help=f"input file (default: {DEFAULT_FILE})")
+    p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table, the ASCII table)")
+    p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    p.set_defaults(func=run)
+
+
+def missing_file_message(name: str) -> str:
+    """The seed's message for a missing input file, adapted to ``scorekit rank``."""
+    from scorekit.aggregate.rank import DEFAULT_FILE, SAMPLE_FILE
+
+    try:
+        from scorekit.resources import config_path
+
+        sample = str(config_path(SAMPLE_FILE))
+    except FileNotFoundError:
+        sample = SAMPLE_FILE
+    return (
+        f"Error: File '{name}' not found.\n"
+        "\n"
+        "Usage: scorekit rank [FILE]\n"
+        f"  FILE  Path to input file (default: {DEFAULT_FILE})\n"
+        "\n"
+        f"Run with '{SAMPLE_FILE}' for an example:\n"
+        f"  scorekit rank {_quote(sample)}\n"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekit.aggregate import rank
+    from scorekit.errors import ScorekitError
+    from scorekit.io import write_text_atomic
+
+    path = Path(args.file)
+    if not path.exists():
+        sys.stderr.write(missing_file_message(args.file))
+        return 2
+    data = rank.read_rank_file(path)
+    rows = rank.compute_ranking(data)
+    if not rows:
+        raise ScorekitError("no model has a rank in any benchmark: nothing to rank", path=path)
+    for models, why in (
+        (rank.unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
+        (rank.costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
+    ):
+        if models:
+            print(f"scorekit rank: note: {len(models)} model(s) {why}: {', '.join(models)}", file=sys.stderr)
+    text = rank.render_ranking(rows, args.format)
+    if args.output:
+        write_text_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _quote(s: str) -> str:
+    import shlex
+
+    return shlex.quote(s)
