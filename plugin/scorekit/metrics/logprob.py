@@ -1,0 +1,91 @@
+"""Metrics over the log-probabilities l_1..l_C of the C choices of one question and its gold set G.
+
+``gold`` is one choice index or a non-empty collection of them. ``-inf`` log-probs (probability 0)
+are allowed; NaN and +inf are not. Rank ties are broken by choice order (the earlier choice
+ranks higher), the same rule as ``numpy.argmax`` and lm-eval's ``acc``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+__all__ = [
+    "normalized_mc_probability",
+    "gold_probability",
+    "loglikelihood_accuracy",
+    "recall_at_k",
+    "reciprocal_rank",
+    "gold_ranks",
+]
+
+
+def _inputs(logprobs: Any, gold: int | Collection[int]) -> tuple[np.ndarray, np.ndarray]:
+    lp = np.asarray(logprobs, dtype=np.float64)
+    if lp.ndim != 1 or lp.size == 0:
+        raise ValueError(f"logprobs must be a non-empty 1-D sequence, got shape {lp.shape}")
+    if np.isnan(lp).any() or np.isposinf(lp).any():
+        raise ValueError("logprobs contain NaN or +inf")
+    if isinstance(gold, (bool, np.bool_)):
+        raise TypeError("gold must be an int or a collection of ints, not a bool")
+    golds = np.atleast_1d(np.asarray(gold))
+    if golds.size == 0:
+        raise ValueError("gold is empty")
+    if golds.ndim != 1 or not np.issubdtype(golds.dtype, np.integer):
+        raise TypeError(f"gold must be an int or a collection of ints, got {gold!r}")
+    if golds.min() < 0 or golds.max() >= lp.size:
+        raise ValueError(f"gold index {gold!r} out of range for {lp.size} choices")
+    return lp, np.unique(golds)
+
+
+def normalized_mc_probability(logprobs: Any, gold: int | Collection[int]) -> float:
+    """max_{g in G} exp(l_g) / sum_j exp(l_j), computed as exp(l_g - logsumexp(l)).
+
+    The shifted form stays exact for log-probs near -1000, where exp(l) underflows to 0 and the
+    naive ratio is 0/0. Over all choices these probabilities sum to 1. All choices at -inf: ValueError.
+    """
+    lp, golds = _inputs(logprobs, gold)
+    total = logsumexp(lp)
+    if np.isneginf(total):
+        raise ValueError("every choice has log-probability -inf; the normalized probability is undefined")
+    return float(np.exp(lp[golds].max() - total))
+
+
+def gold_probability(logprobs: Any, gold: int | Collection[int]) -> float:
+    """max_{g in G} exp(l_g): the unnormalized probability of the best gold continuation."""
+    lp, golds = _inputs(logprobs, gold)
+    return float(np.exp(lp[golds].max()))
+
+
+def gold_ranks(logprobs: Any, gold: int | Collection[int]) -> np.ndarray:
+    """1-based rank of each gold index (sorted): 1 + #{j : l_j > l_g} + #{j < g : l_j = l_g}."""
+    lp, golds = _inputs(logprobs, gold)
+    lg = lp[golds][:, None]
+    idx = np.arange(lp.size)[None, :]
+    return 1 + ((lp[None, :] > lg) | ((lp[None, :] == lg) & (idx < golds[:, None]))).sum(axis=1)
+
+
+def loglikelihood_accuracy(logprobs: Any, gold: int | Collection[int]) -> float:
+    """1[argmax_i l_i in G], the first maximal choice winning ties (numpy.argmax)."""
+    return 1.0 if gold_ranks(logprobs, gold).min() == 1 else 0.0
+
+
+def recall_at_k(logprobs: Any, gold: int | Collection[int], k: int) -> float:
+    """1[G intersects the top-k choices], the top-k taken by l with ties broken by choice order.
+
+    k >= number of choices gives 1. k < 1: ValueError. k = 1 equals loglikelihood_accuracy.
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be an int >= 1, got {k!r}")
+    return 1.0 if gold_ranks(logprobs, gold).min() <= k else 0.0
+
+
+def reciprocal_rank(logprobs: Any, gold: int | Collection[int]) -> float:
+    """1 / r with r the 1-based rank of the best-ranked gold (ties broken by choice order).
+
+    The mean of this over questions is MRR. (lighteval's MRR gives tied choices the best rank.)
+    """
+    return 1.0 / float(gold_ranks(logprobs, gold).min())

@@ -1,0 +1,161 @@
+"""Metrics over n sampled answers per question: pass@k, G-Pass@k_tau, mG-Pass@k, avg@k, maj@k.
+
+pass@k (Chen et al. 2021) and G-Pass@k / mG-Pass@k (Liu et al. 2024, arXiv:2412.13147) view the k
+draws as X ~ Hypergeometric(population n, successes c, draws k). All three are computed exactly:
+the tail sum_{i>=m} C(c,i) C(n-c,k-i) and C(n,k) are Python integers, and their quotient is one
+correctly rounded float division. Each distinct (n, c) pair is evaluated once, so arrays of
+100,000 questions with a common n cost a few dozen integer sums.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from scorekit.metrics._validation import int_array
+
+__all__ = ["pass_at_k", "g_pass_at_k", "mg_pass_at_k", "avg_at_k", "maj_at_k"]
+
+
+def _check_k(k: Any) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an int, got {k!r}")
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    return int(k)
+
+
+def _hypergeom_apply(n: Any, c: Any, k: int, value: Callable[[int, int], float]) -> float | np.ndarray:
+    """Broadcast n and c, validate 0 <= c <= n and k <= n, apply ``value(n, c)`` per distinct pair."""
+    n_arr, c_arr = int_array(n, "n"), int_array(c, "c")
+    n_b, c_b = np.broadcast_arrays(n_arr, c_arr)
+    if n_b.size:
+        if np.any(c_b > n_b):
+            raise ValueError(f"c must be <= n (got n={n!r}, c={c!r})")
+        if np.any(n_b < k):
+            raise ValueError(f"k={k} is larger than n (got n={n!r}); the metric is only defined for k <= n")
+    width = int(c_b.max()) + 1 if c_b.size else 1
+    keys = n_b.ravel() * width + c_b.ravel()
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    vals = np.fromiter((value(int(u // width), int(u % width)) for u in uniq), dtype=np.float64, count=len(uniq))
+    out = vals[inverse.ravel()].reshape(n_b.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+def _tail_numerators(n: int, c: int, k: int) -> list[int]:
+    """[N_0, ..., N_k] with N_m = sum_{i=m}^{min(c,k)} C(c,i) C(n-c,k-i) (so P[X >= m] = N_m / C(n,k))."""
+    terms = [math.comb(c, i) * math.comb(n - c, k - i) for i in range(k + 1)]
+    tails = [0] * (k + 2)
+    for i in range(k, -1, -1):
+        tails[i] = tails[i + 1] + terms[i]
+    return tails[: k + 1]
+
+
+def _threshold(k: int, tau: float) -> int:
+    if not 0.0 <= tau <= 1.0:
+        raise ValueError(f"tau must be in [0, 1], got {tau!r}")
+    # round first so that e.g. 0.7 * 10 = 7.000000000000001 still needs 7 successes, not 8
+    return max(math.ceil(round(tau * k, 9)), 1)
+
+
+def pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
+    """Unbiased pass@k = 1 - C(n-c, k) / C(n, k) (Chen et al. 2021): the probability that k of the
+    n samples, drawn without replacement, include at least one of the c correct ones.
+
+    ``n`` and ``c`` broadcast (ints or integer arrays); returns a float for scalars, else an array.
+    Edge cases: 1 when n - c < k; 0 when c = 0. ValueError when k > n, c > n, or k < 1.
+    """
+    k = _check_k(k)
+    return _hypergeom_apply(n, c, k, lambda nn, cc: (math.comb(nn, k) - math.comb(nn - cc, k)) / math.comb(nn, k))
+
+
+def g_pass_at_k(n: Any, c: Any, k: int, tau: float) -> float | np.ndarray:
+    """G-Pass@k_tau = P[X >= m], X ~ Hypergeometric(n, c, k), m = max(ceil(tau * k), 1).
+
+    The probability that at least a fraction tau of k samples drawn from the n are correct.
+    tau = 0 gives pass@k exactly; tau = 1 gives C(c, k) / C(n, k). ``tau * k`` is rounded to 9
+    decimals before the ceiling (0.7 * 10 counts as 7). Broadcasting and errors as
+    :func:`pass_at_k`; ValueError for tau outside [0, 1].
+    """
+    k = _check_k(k)
+    m = _threshold(k, float(tau))
+    return _hypergeom_apply(n, c, k, lambda nn, cc: _tail_numerators(nn, cc, k)[m] / math.comb(nn, k))
+
+
+def mg_pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
+    """mG-Pass@k = (2/k) * sum_{i = ceil(k/2)+1}^{k} P[X >= i], X ~ Hypergeometric(n, c, k).
+
+    A discrete form of the integral of G-Pass@k_tau over tau in [0.5, 1]. With every sample
+    correct it equals 2 * (k - ceil(k/2)) / k: 1 for even k but 2/3 for k = 3 and 0.8 for k = 5.
+    k = 1 gives 0 (the sum is empty). Broadcasting and errors as :func:`pass_at_k`.
+    """
+    k = _check_k(k)
+    lo = math.ceil(k / 2) + 1
+
+    def value(nn: int, cc: int) -> float:
+        tails = _tail_numerators(nn, cc, k)
+        return (2 * sum(tails[lo:])) / (k * math.comb(nn, k))
+
+    return _hypergeom_apply(n, c, k, value)
+
+
+def avg_at_k(scores: Any, k: int | None = None) -> float | np.ndarray:
+    """avg@k = (1/k) * sum_{i=1}^{k} s_i: the mean score of the first k samples (sample order).
+
+    ``scores`` has samples on the last axis (shape (n,) for one question, (Q, n) for Q questions;
+    a float is returned for 1-D input, an array of Q values otherwise). k defaults to n.
+    ValueError when k > n or k < 1, or when a score is NaN.
+    """
+    arr = np.asarray(scores, dtype=np.float64)
+    if arr.ndim == 0:
+        raise ValueError("scores must have the samples on an axis, got a scalar")
+    n = arr.shape[-1]
+    k = n if k is None else _check_k(k)
+    if k > n:
+        raise ValueError(f"k={k} is larger than the number of samples ({n})")
+    if np.isnan(arr[..., :k]).any():
+        raise ValueError("scores contain NaN")
+    out = arr[..., :k].mean(axis=-1)
+    return float(out) if out.ndim == 0 else out
+
+
+def maj_at_k(
+    answers: Sequence[Any],
+    gold: Any,
+    k: int | None = None,
+    *,
+    equal: Callable[[Any, Any], bool] | None = None,
+) -> float:
+    """maj@k = 1 if the most frequent of the first k answers equals ``gold``, else 0.
+
+    Answers should already be normalized (e.g. extracted final answers). ``None`` (unparsed) is
+    never voted for; if all k answers are ``None`` the result is 0. Tie rule: among answers with
+    the highest count, the one whose first occurrence comes earliest wins. ``equal(a, b)``
+    optionally defines answer equivalence (first-match classes, as in consistency_rate), and
+    is also used to compare the winner with ``gold``. ValueError when k > len(answers) or k < 1.
+    """
+    answers = list(answers)
+    k = len(answers) if k is None else _check_k(k)
+    if k > len(answers) or k < 1:
+        raise ValueError(f"k={k} needs at least k answers, got {len(answers)}")
+    eq = equal if equal is not None else (lambda a, b: bool(a == b))
+    reps: list[Any] = []
+    counts: list[int] = []
+    for a in answers[:k]:
+        if a is None:
+            continue
+        for i, rep in enumerate(reps):
+            if eq(rep, a):
+                counts[i] += 1
+                break
+        else:
+            reps.append(a)
+            counts.append(1)
+    if not reps:
+        return 0.0
+    winner = reps[counts.index(max(counts))]  # list.index: earliest first occurrence among ties
+    return 1.0 if eq(winner, gold) else 0.0
+
