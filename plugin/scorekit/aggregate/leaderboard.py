@@ -1,0 +1,187 @@
+"""Leaderboard columns for merged results, from a :class:`NormalizationConfig`.
+
+For each model and each benchmark column the config's parts are looked up in the model's
+merged tasks (:mod:`scorekit.aggregate.results_files`), checked to be fractions in [0, 1]
+(else :class:`ScorekitError` naming the file and ``results["task"]["metric"]``), and combined
+with :meth:`Benchmark.combine`. A column with any part absent is *missing*: its score and raw
+value are None, it is listed in :attr:`LeaderboardRow.missing`, and the average column is None
+(never an average over fewer columns).
+
+Task lookup: the config's results key is matched exactly; failing that, against task keys
+with their lighteval ``|fewshots`` suffix (and ``suite|`` prefix) removed. When several keys
+match (``ifeval|0`` and ``ifeval|5`` from different runs) the newest one is used and a note
+says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
+from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, TaskResult, task_base
+
+DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
+DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
+
+
+@dataclass
+class LeaderboardRow:
+    """One model's columns. ``scores``/``raw`` map every column to a float or None (missing)."""
+
+    model: str
+    scores: dict[str, float | None]
+    raw: dict[str, float | None]
+    missing: list[str]
+    sources: list[str]
+    config: str
+    average_column: str | None = None
+    missing_detail: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The documented JSON shape: model, scores, raw, missing, sources."""
+        return {
+            "model": self.model,
+            "scores": dict(self.scores),
+            "raw": dict(self.raw),
+            "missing": list(self.missing),
+            "sources": list(self.sources),
+        }
+
+
+class _TaskIndex:
+    """Exact and few-shot-insensitive lookup of a model's task keys."""
+
+    def __init__(self, tasks: dict[str, TaskResult]):
+        self.tasks = tasks
+        self.by_base: dict[str, list[str]] = {}
+        for key in tasks:
+            base = task_base(key)
+            if base != key:
+                self.by_base.setdefault(base, []).append(key)
+
+    def find(self, key: str) -> tuple[str, TaskResult, list[str]] | None:
+        """``(actual key, result, other matching keys)`` or None."""
+        hit = self.tasks.get(key)
+        if hit is not None:
+            return key, hit, []
+        keys = self.by_base.get(key)
+        if not keys:
+            return None
+        best = max(keys, key=lambda k: (self.tasks[k].timestamp, self.tasks[k].source, k))
+        return best, self.tasks[best], [k for k in keys if k != best]
+
+
+def compute_row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
+    """Columns of one model under ``config`` (see module docstring)."""
+    index = _TaskIndex(model.tasks)
+    scores: dict[str, float | None] = {}
+    raw: dict[str, float | None] = {}
+    missing: list[str] = []
+    detail: dict[str, list[str]] = {}
+    notes: list[str] = []
+    for bench in config.benchmarks:
+        values: list[float] = []
+        absent: list[str] = []
+        for part in bench.parts:
+            found = index.find(part.results_key)
+            if found is None:
+                if part.results_key not in absent:
+                    absent.append(part.results_key)
+                continue
+            key, task, others = found
+            if others:
+                notes.append(
+                    f"{part.results_key}: several runs ({', '.join(sorted([key] + others))}); "
+                    f"used the newest, {key} from {task.source}"
+                )
+            if part.metric not in task.metrics:
+                absent.append(f"{key} -> {part.metric}")
+                continue
+            values.append(
+                check_fraction(task.metrics[part.metric], path=task.source, where=f'results["{key}"]["{part.metric}"]')
+            )
+        if absent:
+            scores[bench.column] = raw[bench.column] = None
+            missing.append(bench.column)
+            detail[bench.column] = absent
+        else:
+            scores[bench.column], raw[bench.column] = bench.combine(values)
+    if config.average is not None:
+        if missing:
+            scores[config.average] = None
+        else:
+            vals = [scores[b.column] for b in config.benchmarks]
+            scores[config.average] = sum(vals) / len(vals)  # type: ignore[arg-type]
+    return LeaderboardRow(
+        model=model.model,
+        scores=scores,
+        raw=raw,
+        missing=missing,
+        sources=list(model.sources),
+        config=config.name,
+        average_column=config.average,
+        missing_detail=detail,
+        notes=list(dict.fromkeys(notes)),
+    )
+
+
+def shipped_config(name: str = DEFAULT_CONFIG) -> NormalizationConfig:
+    """A config shipped in scorekit's ``configs/`` folder, by file name."""
+    from scorekit.resources import config_path
+
+    return load_config(config_path(name))
+
+
+def config_for(model: ModelResults, configs: dict[str, NormalizationConfig]) -> NormalizationConfig:
+    """The default choice: the lighteval config for a model seen only in lighteval files,
+    the lm-eval config otherwise. ``configs`` maps ``"lm-eval"``/``"lighteval"`` to configs."""
+    if model.harnesses == {LIGHTEVAL} and LIGHTEVAL in configs:
+        return configs[LIGHTEVAL]
+    return configs["lm-eval"]
+
+
+def compute_leaderboard(
+    models: Iterable[ModelResults], config: NormalizationConfig | dict[str, NormalizationConfig]
+) -> list[LeaderboardRow]:
+    """Rows for all ``models``, best average first; rows without an average follow, by name.
+
+    ``config`` is one config for every model, or a per-harness mapping (see :func:`config_for`).
+    """
+    rows = []
+    for model in models:
+        cfg = config if isinstance(config, NormalizationConfig) else config_for(model, config)
+        rows.append(compute_row(model, cfg))
+
+    def order(row: LeaderboardRow):
+        avg = row.scores.get(row.average_column) if row.average_column else None
+        return (avg is None, -(avg or 0.0), row.model)
+
+    return sorted(rows, key=order)
+
+
+def override_notes(models: Iterable[ModelResults]) -> list[str]:
+    """Human-readable lines for every task replaced by a newer file while merging."""
+    lines = []
+    for model in models:
+        for ov in model.overrides:
+            shown = ", ".join(ov.tasks[:3]) + (f", ... ({len(ov.tasks)} tasks)" if len(ov.tasks) > 3 else "")
+            lines.append(f"{model.model}: {shown} found in {ov.dropped} and {ov.kept}; kept the newer {ov.kept}")
+    return lines
+
+
+def missing_notes(rows: Iterable[LeaderboardRow]) -> list[str]:
+    """One line per model with missing columns, naming what is absent."""
+    lines = []
+    for row in rows:
+        if not row.missing:
+            continue
+        parts = []
+        for col in row.missing:
+            absent = row.missing_detail.get(col, [])
+            shown = ", ".join(absent[:4]) + (f", ... ({len(absent)} in all)" if len(absent) > 4 else "")
+            parts.append(f"{col} (absent: {shown})")
+        tail = f"; {row.average_column} left out" if row.average_column else ""
+        lines.append(f"{row.model}: missing " + "; ".join(parts) + tail)
+    return lines

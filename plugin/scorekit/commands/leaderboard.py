@@ -1,0 +1,199 @@
+"""``scorekit leaderboard PATH...``: Open LLM Leaderboard v2 columns (or any config's) from
+lm-eval / lighteval results files.
+
+Output (stdout or ``--output``) is the table; notes (merged duplicates, missing benchmarks,
+skipped files) go to stderr. All outputs are rendered in memory first and written atomically,
+so an error never leaves a partial file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+FORMATS = ("table", "markdown", "csv", "json", "html")
+PROGRESS_AFTER_S = 2.0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "leaderboard",
+        help="Open LLM Leaderboard v2 columns (IFEval ... Average) from results files",
+        description=(
+            "Compute the Open LLM Leaderboard v2 columns exactly as the leaderboard does, from "
+            "lm-eval and lighteval results JSON files (files, or folders searched recursively). "
+            "Files of one model are merged; a task found twice is taken from the newest file "
+            "(time in the file name, else lm-eval's 'date', else modification time). A model "
+            "missing a benchmark is listed with what is missing and no Average."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
+    p.add_argument(
+        "--config",
+        metavar="YAML",
+        help="normalization config: a YAML file or the name of a shipped one (see `scorekit configs-dir`). "
+        "Default: open_llm_leaderboard_v2 for lm-eval results, open_llm_leaderboard_v2_lighteval for models "
+        "seen only in lighteval results.",
+    )
+    p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+    p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
+    p.add_argument("--raw", action="store_true", help="add the raw (unnormalized) columns to text formats")
+    p.add_argument("--digits", type=int, default=2, help="decimals in table/markdown/html (default: 2)")
+    prog = p.add_mutually_exclusive_group()
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_const",
+        const=True,
+        help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)",
+    )
+    prog.add_argument("--no-progress", dest="progress", action="store_const", const=False, help="never show one")
+    p.set_defaults(func=run, progress=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekit.aggregate import leaderboard as lb
+    from scorekit.aggregate.results_files import load_results
+    from scorekit.errors import ScorekitError
+    from scorekit.io import write_bytes_atomic, write_text_atomic
+
+    if args.digits < 0:
+        raise ScorekitError("--digits must be >= 0")
+    plot_fmt = None
+    if args.plot:
+        plot_fmt = Path(args.plot).suffix.lstrip(".").lower() or "png"
+    config = _resolve_config(args.config)
+
+    with _Progress(args.progress) as progress:
+        loaded = load_results(args.paths, on_file=progress.update)
+
+    rows = lb.compute_leaderboard(loaded.models.values(), config)
+    first = config if not isinstance(config, dict) else config["lm-eval"]
+    columns = list(first.columns) + ([first.average] if first.average else [])
+    text = render(rows, columns, first.columns, args.format, raw=args.raw, digits=args.digits)
+    image = None
+    if args.plot:
+        from scorekit.aggregate.plots import leaderboard_png
+
+        image = leaderboard_png(rows, columns, title=first.name, fmt=plot_fmt)
+
+    # Everything is computed; write outputs (each atomically), then the notes.
+    if image is not None:
+        write_bytes_atomic(args.plot, image)
+    if args.output:
+        write_text_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    for line in lb.override_notes(loaded.models.values()):
+        print(f"scorekit: note: {line}", file=sys.stderr)
+    for row in rows:
+        for line in row.notes:
+            print(f"scorekit: note: {row.model}: {line}", file=sys.stderr)
+    for line in lb.missing_notes(rows):
+        print(f"scorekit: note: {line}", file=sys.stderr)
+    summary = loaded.skipped_summary()
+    if summary:
+        print(f"scorekit: note: {summary}", file=sys.stderr)
+    if isinstance(config, dict):
+        used = sorted({r.config for r in rows})
+        print(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}", file=sys.stderr)
+    return 0
+
+
+def _resolve_config(spec: str | None):
+    """A config path, a shipped config name (with or without .yaml), or None for the defaults."""
+    from scorekit.aggregate import leaderboard as lb
+    from scorekit.aggregate.normalize import load_config
+    from scorekit.errors import ScorekitError
+    from scorekit.resources import configs_dir
+
+    if spec is None:
+        return {"lm-eval": lb.shipped_config(lb.DEFAULT_CONFIG), "lighteval": lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)}
+    if os.path.exists(spec):
+        return load_config(spec)
+    name = spec if spec.endswith((".yaml", ".yml")) else spec + ".yaml"
+    shipped = configs_dir() / name
+    if os.sep not in spec and shipped.is_file():
+        return load_config(shipped)
+    available = sorted(p.stem for p in configs_dir().glob("*.yaml"))
+    raise ScorekitError(f"no such config file, and no shipped config of that name (shipped: {', '.join(available)})", path=spec)
+
+
+def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw: bool = False, digits: int = 2) -> str:
+    """Text of the leaderboard in ``fmt``; JSON follows the documented shape."""
+    if fmt == "json":
+        import json
+
+        doc = {"models": [r.to_json() for r in rows]}
+        return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    from scorekit.tables import render as render_table
+
+    header = ["Model"] + columns
+    if raw:
+        header += [f"{c} Raw" for c in bench_columns]
+    any_missing = any(r.missing for r in rows)
+    if any_missing:
+        header.append("Missing")
+    body = []
+    for r in rows:
+        line = [r.model] + [r.scores.get(c) for c in columns]
+        if raw:
+            for c in bench_columns:
+                v = r.raw.get(c)
+                # raw values are fractions: show more decimals than the 0-100 scores
+                line.append(v if fmt == "csv" or v is None or math.isnan(v) else f"{v:.{digits + 2}f}")
+        if any_missing:
+            line.append(", ".join(r.missing) if r.missing else ("" if fmt == "csv" else "-"))
+        body.append(line)
+    return render_table(header, body, fmt, digits=digits)
+
+
+class _Progress:
+    """A rich progress bar on stderr that appears only when useful.
+
+    ``show=None``: appear once reading has taken more than PROGRESS_AFTER_S seconds and stderr
+    is a terminal; ``True``: always (even when not a terminal); ``False``: never.
+    """
+
+    def __init__(self, show: bool | None):
+        self.show = show
+        self.start = time.perf_counter()
+        self.bar = None
+        self.task = None
+        self.last_check = 0
+
+    def __enter__(self) -> "_Progress":
+        if self.show:
+            self._start_bar(None)
+        return self
+
+    def _start_bar(self, total: int | None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True, force_terminal=True if self.show else None)
+        self.bar = Progress(
+            TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True
+        )
+        self.bar.start()
+        self.task = self.bar.add_task("read", total=total)
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if self.show is False or done - self.last_check < 32:
+                return
+            self.last_check = done
+            if time.perf_counter() - self.start < PROGRESS_AFTER_S or not sys.stderr.isatty():
+                return
+            self._start_bar(total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
