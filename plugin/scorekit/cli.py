@@ -19,6 +19,7 @@ from scorekit.errors import ScorekitError
 # Order here is the order in ``scorekit --help``.
 COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.paths",
+    "scorekit.commands.leaderboard",
     "scorekit.commands.lighteval_offline",
     "scorekit.commands.rank",
 )
