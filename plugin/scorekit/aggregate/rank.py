@@ -203,6 +203,10 @@ def _describe(node: ast.AST) -> str:
         ast.Lambda: "a lambda",
         ast.FunctionDef: "a function definition",
         ast.ClassDef: "a class definition",
+        ast.ListComp: "a comprehension",
+        ast.SetComp: "a comprehension",
+        ast.DictComp: "a comprehension",
+        ast.GeneratorExp: "a comprehension",
     }
     for sub in ast.walk(node):  # the first offending construct inside, outermost first
         if type(sub) in kinds:
