@@ -1,0 +1,261 @@
+"""Accuracy and consistency of one SCORE family from per-answer records (numpy, no harness).
+
+Definitions (Q = complete questions of the family, see "Incomplete questions"):
+
+- per-variant accuracy ``acc_v`` = mean of ``correct`` over the records with variant v (micro),
+  or with ``macro=True`` the mean over categories of each category's accuracy among those
+  records (MMLU-Pro's ``N_macro_accuracy``; categories without a record for v do not count);
+- ``accuracy`` = the same over all records of the family (``non_greedy_(macro_)accuracy``);
+- ``accuracy_min/max/range/std`` = min, max, max-min and population standard deviation
+  (ddof=0) of the ``acc_v`` values (prompts or answer positions);
+- ``consistency_rate`` = pooled CR (SCORE/lm-eval): sum over questions of agreeing answer pairs
+  / sum of C(n_k, 2); answers agree when their canonical content is equal (``equal`` for MATH);
+  an unparsed answer (None) agrees with nothing, not even another unparsed answer;
+- ``consistency_rate_ci`` = percentile bootstrap interval over questions
+  (:func:`scorekit.metrics.consistency_rate_interval`, seeded, so reproducible);
+- ``unparsed_rate`` = share of records whose answer is None.
+
+Incomplete questions: a question with fewer records than its ``n_variants`` (``--limit`` cut
+through it, or a crashed run) is left out of *every* number above, with a ``RuntimeWarning``,
+and counted in ``n_incomplete``; so ``--limit`` can never make the per-variant accuracies
+cover different questions, and a half question cannot add a spurious agreeing pair. Two
+records for the same (question, variant), or records of one question disagreeing on
+``n_variants``, raise :class:`~scorekit.errors.ScorekitError`.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scorekit.errors import ScorekitError
+from scorekit.score.records import FAMILIES, Record, as_record
+
+__all__ = ["FamilySummary", "summarize", "metric_names", "spread_metric_names"]
+
+LETTERS = string.ascii_uppercase
+SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
+_NAN = float("nan")
+
+
+def _acc_word(macro: bool) -> str:
+    return "macro_accuracy" if macro else "accuracy"
+
+
+def _cr_name(family: str) -> str:
+    return {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
+            "non_greedy": "non_greedy_consistency_rate"}[family]
+
+
+def variant_metric_name(family: str, variant: int, *, macro: bool) -> str:
+    """Upstream name of one variant's accuracy: ``3_macro_accuracy``, ``per_option_accuracy_C``."""
+    if family == "prompt":
+        return f"{variant}_{_acc_word(macro)}"
+    if family == "option_order":
+        return f"per_option_{_acc_word(macro)}_{LETTERS[variant]}"
+    raise ValueError(f"family {family!r} has no per-variant accuracy metrics")
+
+
+def spread_metric_names(family: str) -> tuple[str, ...]:
+    """Spread metrics across variants (prompt and option_order families only)."""
+    return SPREAD if family in ("prompt", "option_order") else ()
+
+
+def metric_names(family: str, *, macro: bool, n_variants: int = 10) -> list[str]:
+    """Every metric name a family reports, in display order.
+
+    prompt: ``N_(macro_)accuracy`` (N < n_variants), spread, ``consistency_rate`` (+``_ci_low``,
+    ``_ci_high``), ``unparsed_rate``; option_order: ``per_option_(macro_)accuracy_X`` for the
+    first n_variants letters, spread, ``options_consistency_rate`` (+CI), ``unparsed_rate``;
+    non_greedy: ``non_greedy_(macro_)accuracy``, ``non_greedy_consistency_rate`` (+CI),
+    ``unparsed_rate``.
+    """
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}")
+    cr = _cr_name(family)
+    if family == "non_greedy":
+        head = [f"non_greedy_{_acc_word(macro)}"]
+    else:
+        head = [variant_metric_name(family, v, macro=macro) for v in range(n_variants)]
+    return [*head, *spread_metric_names(family), cr, f"{cr}_ci_low", f"{cr}_ci_high", "unparsed_rate"]
+
+
+@dataclass(frozen=True)
+class FamilySummary:
+    """Numbers of one family on one set of records (see the module docstring)."""
+
+    family: str
+    macro: bool
+    n_questions: int
+    n_incomplete: int
+    n_records: int
+    variant_accuracy: dict[int, float]
+    accuracy: float
+    accuracy_min: float
+    accuracy_max: float
+    accuracy_range: float
+    accuracy_std: float
+    consistency_rate: float
+    consistency_rate_ci: tuple[float, float]
+    agree_pairs: int
+    total_pairs: int
+    unparsed_rate: float
+    incomplete_questions: tuple[str, ...] = field(default=(), repr=False)
+
+    def metrics(self) -> dict[str, float]:
+        """Flat ``{metric name: value}`` under the upstream SCORE names (see :func:`metric_names`).
+
+        Per-variant entries exist only for variants that have records.
+        """
+        out: dict[str, float] = {}
+        if self.family == "non_greedy":
+            out[f"non_greedy_{_acc_word(self.macro)}"] = self.accuracy
+        else:
+            for v in sorted(self.variant_accuracy):
+                out[variant_metric_name(self.family, v, macro=self.macro)] = self.variant_accuracy[v]
+            out.update(accuracy_min=self.accuracy_min, accuracy_max=self.accuracy_max,
+                       accuracy_range=self.accuracy_range, accuracy_std=self.accuracy_std)
+        cr = _cr_name(self.family)
+        out[cr] = self.consistency_rate
+        out[f"{cr}_ci_low"], out[f"{cr}_ci_high"] = self.consistency_rate_ci
+        out["unparsed_rate"] = self.unparsed_rate
+        return out
+
+
+def _grouped_mean(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """Mean of ``values`` per group code (nan for empty groups)."""
+    counts = np.bincount(groups, minlength=n_groups)
+    sums = np.bincount(groups, weights=values, minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+
+
+def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> float:
+    if correct.size == 0:
+        return _NAN
+    if not macro:
+        return float(correct.mean())
+    per_cat = _grouped_mean(correct, cat, n_cat)
+    return float(np.nanmean(per_cat))
+
+
+def summarize(
+    records: Iterable[Record | Any],
+    *,
+    macro: bool = False,
+    equal: Callable[[Any, Any], bool] | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> FamilySummary:
+    """Summarize the records of ONE family (mixing families raises ScorekitError).
+
+    ``equal`` compares two non-None answers (default: ``==`` on the canonical content; MATH
+    passes :func:`scorekit.score.math_equiv.math_equal`). Records may be :class:`Record` objects
+    or anything :func:`scorekit.score.records.as_record` accepts.
+    """
+    from scorekit.metrics import consistency_counts, consistency_rate_interval
+
+    recs = [r if isinstance(r, Record) else as_record(r) for r in records]
+    families = {r.family for r in recs}
+    if len(families) > 1:
+        raise ScorekitError(f"records of several families given together: {sorted(families)}; summarize each family")
+    family = families.pop() if families else "prompt"
+
+    n = len(recs)
+    q_names, q_idx = np.unique(np.array([r.question_id for r in recs], dtype=object), return_inverse=True) if n else (np.array([], dtype=object), np.array([], dtype=np.int64))
+    variant = np.fromiter((r.variant for r in recs), dtype=np.int64, count=n)
+    nvar = np.fromiter((r.n_variants for r in recs), dtype=np.int64, count=n)
+    correct = np.fromiter((bool(r.correct) for r in recs), dtype=bool, count=n)
+    parsed = np.fromiter((r.answer is not None for r in recs), dtype=bool, count=n)
+    n_q = len(q_names)
+
+    if n and (variant.min() < 0 or np.any(variant >= nvar)):
+        bad = int(np.flatnonzero((variant < 0) | (variant >= nvar))[0])
+        raise ScorekitError(f"question {recs[bad].question_id!r}: variant {recs[bad].variant} outside 0..{recs[bad].n_variants - 1}")
+    nv_max = np.zeros(n_q, dtype=np.int64)
+    nv_min = np.full(n_q, np.iinfo(np.int64).max)
+    np.maximum.at(nv_max, q_idx, nvar)
+    np.minimum.at(nv_min, q_idx, nvar)
+    if np.any(nv_max != nv_min):
+        q = int(np.flatnonzero(nv_max != nv_min)[0])
+        raise ScorekitError(f"question {q_names[q]!r}: records disagree on n_variants ({nv_min[q]} vs {nv_max[q]})")
+    counts = np.bincount(q_idx, minlength=n_q)
+    if n:
+        key = q_idx * (int(variant.max()) + 1) + variant
+        uniq_keys = np.unique(key)
+        if uniq_keys.size != n:
+            dup = np.setdiff1d(np.arange(n), np.unique(key, return_index=True)[1])[0]
+            raise ScorekitError(f"question {recs[dup].question_id!r}: variant {recs[dup].variant} appears more than once")
+    complete_q = counts == nv_max
+    n_incomplete = int(n_q - complete_q.sum())
+    incomplete_names = tuple(str(x) for x in q_names[~complete_q])
+    if n_incomplete:
+        warnings.warn(
+            f"SCORE {family}: {n_incomplete} question(s) with missing variants left out of every metric "
+            f"(e.g. {incomplete_names[0]!r}); with --limit use a multiple of the variants per question",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    keep = complete_q[q_idx] if n else np.zeros(0, dtype=bool)
+    idx = np.flatnonzero(keep)
+
+    cat_names, cat_idx = (np.unique(np.array([recs[i].category for i in idx], dtype=object), return_inverse=True)
+                          if idx.size else (np.array([], dtype=object), np.array([], dtype=np.int64)))
+    n_cat = len(cat_names)
+    c_keep, v_keep, p_keep = correct[idx].astype(np.float64), variant[idx], parsed[idx]
+
+    variant_accuracy: dict[int, float] = {}
+    for v in np.unique(v_keep):
+        sel = v_keep == v
+        variant_accuracy[int(v)] = _accuracy(c_keep[sel], cat_idx[sel], n_cat, macro)
+    accs = np.array(list(variant_accuracy.values()), dtype=np.float64)
+    if accs.size:
+        a_min, a_max, a_std = float(accs.min()), float(accs.max()), float(accs.std())
+    else:
+        a_min = a_max = a_std = _NAN
+
+    # Answers of each complete question, in variant order.
+    order = idx[np.lexsort((variant[idx], q_idx[idx]))]
+    answers = [recs[i].answer for i in order]
+    sizes = nv_max[complete_q]
+    bounds = np.concatenate(([0], np.cumsum(sizes)))
+    groups = [answers[bounds[k]:bounds[k + 1]] for k in range(len(sizes))]
+    if groups:
+        agree, total = consistency_counts(groups, equal=equal)
+        agree_sum, total_sum = int(agree.sum()), int(total.sum())
+    else:
+        agree_sum = total_sum = 0
+    if total_sum:
+        cr = agree_sum / total_sum
+        ci = consistency_rate_interval(groups, equal=equal, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    else:
+        if n:
+            warnings.warn(f"SCORE {family}: no complete question with two or more answers; CR is nan", RuntimeWarning, stacklevel=2)
+        cr, ci = _NAN, (_NAN, _NAN)
+
+    return FamilySummary(
+        family=family,
+        macro=macro,
+        n_questions=int(complete_q.sum()),
+        n_incomplete=n_incomplete,
+        n_records=int(idx.size),
+        variant_accuracy=variant_accuracy,
+        accuracy=_accuracy(c_keep, cat_idx, n_cat, macro),
+        accuracy_min=a_min,
+        accuracy_max=a_max,
+        accuracy_range=a_max - a_min if not math.isnan(a_min) else _NAN,
+        accuracy_std=a_std,
+        consistency_rate=float(cr),
+        consistency_rate_ci=(float(ci[0]), float(ci[1])),
+        agree_pairs=agree_sum,
+        total_pairs=total_sum,
+        unparsed_rate=float(1.0 - p_keep.mean()) if idx.size else _NAN,
+        incomplete_questions=incomplete_names,
+    )
