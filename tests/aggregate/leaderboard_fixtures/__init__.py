@@ -1,0 +1,1 @@
+"""Builders of lm-eval and lighteval results files in the harnesses' real layouts (tests only)."""
