@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.leaderboard",
     "scorekit.commands.lighteval_offline",
     "scorekit.commands.rank",
+    "scorekit.commands.score",
 )
 
 

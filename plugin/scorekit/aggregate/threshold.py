@@ -116,24 +116,42 @@ NAN_VALUE = "value is NaN"
 NO_SCORE = "normalizer gave no score"
 
 
-def lookup_value(tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[str, str]]) -> tuple[Any, str | None]:
+class BadValue(ValueError):
+    """A results value that cannot be scored; ``task`` is the results key it was read from."""
+
+    def __init__(self, message: str, model: str, task: str | None = None):
+        super().__init__(message)
+        self.model = model
+        self.task = task
+
+
+class NormalizerError(ValueError):
+    """A custom normalizer raised, or returned something other than a number in [0, 1]."""
+
+
+def lookup_value(
+    tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[str, str]]
+) -> tuple[Any, str | None, str | None]:
     """First present ``(task, metric)`` of ``keys`` in one model's ``{task: {metric: value}}``.
 
-    A task key also matches a lighteval key ``"<task>|<few-shot>"`` when exactly one such key
-    exists (two or more are ambiguous and raise ``KeyError`` naming them).
-    Returns ``(value, "task -> metric")`` or ``(None, None)`` when no key is present.
+    A task is found by its exact key, else by a lighteval key that differs only by the
+    few-shot suffix and/or suite prefix (``gsm8k`` matches ``gsm8k|5`` and
+    ``lighteval|gsm8k|5``; ``lighteval|gsm8k`` matches ``lighteval|gsm8k|5``) when exactly one
+    such key exists; several are ambiguous and raise :class:`KeyError` naming them.
+    Returns ``(value, task key, metric key)``, or ``(None, None, None)`` when nothing is found.
     """
+    from scorekit.aggregate.results_files import task_base
+
     for task, metric in keys:
-        found = tasks.get(task)
-        if found is None:
-            variants = [k for k in tasks if k.startswith(task + "|") and k[len(task) + 1 :].isdigit()]
+        key: str | None = task if task in tasks else None
+        if key is None:
+            variants = sorted(k for k in tasks if "|" in k and (task_base(k) == task or k.rsplit("|", 1)[0] == task))
             if len(variants) > 1:
-                raise KeyError(f"task {task!r} matches several results keys {sorted(variants)}; write the full key")
-            found = tasks[variants[0]] if variants else None
-            task = variants[0] if variants else task
-        if isinstance(found, Mapping) and metric in found:
-            return found[metric], f"{task} -> {metric}"
-    return None, None
+                raise KeyError(f"task {task!r} matches several results keys {variants}; write the full key")
+            key = variants[0] if variants else None
+        if key is not None and isinstance(tasks[key], Mapping) and metric in tasks[key]:
+            return tasks[key][metric], key, metric
+    return None, None, None
 
 
 def score_models(
@@ -156,8 +174,8 @@ def score_models(
       no score (None), like NaN propagation in ML-PEG; ``missing`` lists the cause.
 
     Only metrics that count (positive weights all the way up) are listed in a node's
-    ``missing``. Raises :class:`ValueError` for a non-numeric value or a normalizer result
-    outside [0, 1] (the caller names the file).
+    ``missing``. Raises :class:`BadValue` for a non-numeric value (the caller names the file)
+    and :class:`NormalizerError` for a normalizer that fails or returns something outside [0, 1].
     Returns one dict per model, in the order of ``models`` (JSON-ready, None for no score).
     """
     if missing not in MISSING_POLICIES:
@@ -173,18 +191,20 @@ def score_models(
     for i, name in enumerate(names):
         for j, spec in enumerate(metrics):
             try:
-                value, source = lookup_value(models[name], spec.keys)
+                value, task, metric = lookup_value(models[name], spec.keys)
             except KeyError as exc:
-                raise ValueError(f"model {name!r}, metric {spec.path}: {exc.args[0]}") from None
-            sources[i][j] = source
-            if source is None:
+                raise BadValue(f"model {name!r}, metric {spec.path}: {exc.args[0]}", name) from None
+            if task is None:
                 reasons[i][j] = NOT_FOUND
                 continue
+            sources[i][j] = f"{task} -> {metric}"
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise ValueError(
-                    f"model {name!r}, metric {spec.path}: value of {source} is not a number: {value!r}"
+                raise BadValue(
+                    f"model {name!r}, metric {spec.path}: results[{task!r}][{metric!r}] is not a number: {value!r}",
+                    name,
+                    task,
                 )
-            raw[i][j] = float(value)
+            raw[i][j] = None if math.isnan(value) else float(value)
             if math.isnan(value):
                 reasons[i][j] = NAN_VALUE
             else:
@@ -275,20 +295,20 @@ def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
     try:
         result = spec.normalizer(float(value), spec.good, spec.bad)
     except Exception as exc:  # user code
-        raise ValueError(
+        raise NormalizerError(
             f"normalizer {spec.normalizer_name} raised {type(exc).__name__}: {exc} "
             f"(model {model!r}, metric {spec.path}, value {value!r})"
         ) from None
     if result is None:
         return math.nan
     if isinstance(result, bool) or not isinstance(result, (int, float, np.integer, np.floating)):
-        raise ValueError(
+        raise NormalizerError(
             f"normalizer {spec.normalizer_name} returned {type(result).__name__} {result!r}, expected a number "
             f"in [0, 1] (model {model!r}, metric {spec.path})"
         )
     result = float(result)
     if not math.isnan(result) and not 0.0 <= result <= 1.0:
-        raise ValueError(
+        raise NormalizerError(
             f"normalizer {spec.normalizer_name} returned {result!r}, outside [0, 1] "
             f"(model {model!r}, metric {spec.path}, value {value!r})"
         )

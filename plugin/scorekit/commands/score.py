@@ -1,0 +1,208 @@
+"""``scorekit score PATH... --config FILE``: good/bad threshold scores rolled up
+metric → benchmark → category → overall (seed 002, ML-PEG's scheme) from results files.
+
+The table goes to stdout or ``--output`` (written atomically); notes go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from typing import Any
+
+FORMATS = ("table", "markdown", "csv", "json", "html")
+DETAILS = ("category", "benchmark", "metric")
+DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
+PARTIAL_MARK = "*"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "score",
+        help="good/bad threshold scores per metric, rolled up to benchmark, category and overall",
+        description=(
+            "Score lm-eval / lighteval results (files, or folders searched recursively) against a "
+            "YAML config: per metric clip((value - bad) / (good - bad), 0, 1), then weighted means "
+            "metric -> benchmark -> category -> overall. Missing values are never counted as 0: see "
+            "--missing. See docs/scoring.md."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        default=DEFAULT_CONFIG,
+        help=f"scoring config: a YAML file, or the name of a shipped one (default: {DEFAULT_CONFIG})",
+    )
+    p.add_argument(
+        "--missing",
+        choices=("partial", "strict"),
+        default="partial",
+        help="partial (default): leave a missing metric out, renormalize the weights and flag every score "
+        "above it as partial; strict: a missing metric leaves its benchmark, category and overall "
+        "without a score",
+    )
+    p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+    p.add_argument(
+        "--detail",
+        choices=DETAILS,
+        default="category",
+        help="deepest level shown as columns in table/markdown/csv/html (default: category); "
+        "json always has every level",
+    )
+    p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
+    p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekit.aggregate.results_files import load_results
+    from scorekit.aggregate.scoring_config import load_scoring_config
+    from scorekit.aggregate.threshold import BadValue, NormalizerError, score_models
+    from scorekit.errors import ScorekitError
+    from scorekit.io import write_text_atomic
+
+    if args.digits < 0:
+        raise ScorekitError("--digits must be >= 0")
+    config = load_scoring_config(resolve_config(args.config))
+    loaded = load_results(args.paths)
+    models = {name: {k: t.metrics for k, t in mr.tasks.items()} for name, mr in loaded.models.items()}
+    try:
+        scored = score_models(config, models, missing=args.missing)
+    except BadValue as exc:
+        task = loaded.models[exc.model].tasks.get(exc.task) if exc.task else None
+        raise ScorekitError(str(exc), path=task.source if task else None) from None
+    except NormalizerError as exc:
+        raise ScorekitError(str(exc), path=config.path) from None
+    found_any = any(
+        metric["source"] is not None
+        for m in scored
+        for c in m["categories"].values()
+        for b in c["benchmarks"].values()
+        for metric in b["metrics"].values()
+    )
+    if not found_any:
+        first = config.metrics[0]
+        raise ScorekitError(
+            "none of the config's metrics was found in any results file (e.g. "
+            f"{first.path} looks for {' or '.join(f'{t} -> {m}' for t, m in first.keys)}); check the keys",
+            path=config.path,
+        )
+    for m in scored:
+        m["sources"] = list(loaded.models[m["model"]].sources)
+    scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
+
+    text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
+    if args.output:
+        write_text_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    _notes(loaded, scored, args.missing)
+    return 0
+
+
+def resolve_config(spec: str) -> str:
+    """A config path, or the name of a shipped config (with or without ``.yaml``)."""
+    from scorekit.errors import ScorekitError
+    from scorekit.resources import configs_dir
+
+    if os.path.exists(spec):
+        return spec
+    name = spec if spec.endswith((".yaml", ".yml")) else spec + ".yaml"
+    shipped = configs_dir() / name
+    if os.sep not in spec and shipped.is_file():
+        return str(shipped)
+    raise ScorekitError("config file not found (and no shipped config of that name)", path=spec)
+
+
+def _notes(loaded, scored: list[dict[str, Any]], policy: str) -> None:
+    from scorekit.aggregate.leaderboard import override_notes
+
+    for line in override_notes(loaded.models.values()):
+        print(f"scorekit: note: {line}", file=sys.stderr)
+    for m in scored:
+        if m["missing"]:
+            what = "partial" if m["partial"] else "no overall score"
+            listed = ", ".join(f"{p} ({r})" for p, r in m["missing"].items())
+            print(f"scorekit: note: {m['model']}: {what}, without {listed}", file=sys.stderr)
+    summary = loaded.skipped_summary()
+    if summary:
+        print(f"scorekit: note: {summary}", file=sys.stderr)
+
+
+def _columns(config, detail: str) -> list[tuple[str, Any]]:
+    """(header, getter) pairs; a getter maps a scored model to its node dict."""
+    cols: list[tuple[str, Any]] = [("Overall", lambda m: m)]
+    for cat in config.categories:
+        cols.append((cat.name, lambda m, c=cat.name: m["categories"][c]))
+    if detail in ("benchmark", "metric"):
+        for b in config.benchmarks:
+            cols.append((b.path, lambda m, c=b.category, n=b.name: m["categories"][c]["benchmarks"][n]))
+    if detail == "metric":
+        for s in config.metrics:
+            cols.append(
+                (s.path, lambda m, c=s.category, b=s.benchmark, n=s.name: m["categories"][c]["benchmarks"][b]["metrics"][n])
+            )
+    return cols
+
+
+def _node_score(node: dict[str, Any]) -> float | None:
+    return node["overall"] if "overall" in node else node["score"]
+
+
+def _node_partial(node: dict[str, Any]) -> bool:
+    missing = node.get("missing")
+    return _node_score(node) is not None and isinstance(missing, dict) and bool(missing)
+
+
+def render(
+    scored: list[dict[str, Any]], config, fmt: str, *, detail: str = "category", digits: int = 3, policy: str = "partial"
+) -> str:
+    """Text of the scores in ``fmt``; JSON holds every level (see docs/scoring.md)."""
+    if fmt == "json":
+        import json
+
+        doc = {"config": config.path, "missing_policy": policy, "models": _json_safe(scored)}
+        return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    from scorekit.tables import render as render_table
+
+    cols = _columns(config, detail)
+    header = ["Model"] + [h for h, _ in cols] + ["Missing"]
+    rows = []
+    any_partial = False
+    for m in scored:
+        row: list[Any] = [m["model"]]
+        for _, get in cols:
+            node = get(m)
+            score = _node_score(node)
+            if fmt == "csv":
+                row.append(score)
+            elif score is None:
+                row.append("-")
+            else:
+                mark = PARTIAL_MARK if _node_partial(node) else ""
+                any_partial = any_partial or bool(mark)
+                row.append(f"{score:.{digits}f}{mark}")
+        if fmt == "table":  # narrow terminal table: paths only (reasons: stderr notes, json)
+            missing = ", ".join(m["missing"])
+        else:
+            missing = "; ".join(f"{p} ({r})" for p, r in m["missing"].items())
+        row.append(missing if missing or fmt == "csv" else "-")
+        rows.append(row)
+    text = render_table(header, rows, fmt, digits=digits)
+    if any_partial and fmt in ("table", "markdown"):
+        text += f"\n{PARTIAL_MARK} partial: computed without the metrics under Missing (weights renormalized)\n"
+    return text
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
