@@ -1,0 +1,184 @@
+"""scorekit metrics in the shape lm-eval calls them: ``fn(references=[gold], predictions=[result], **kw)``.
+
+``kw`` are the extra keys of the task's ``metric_list`` entry (``k``, ``tau``, ``ignore_case``...);
+an unknown key raises ``TypeError``. Each function returns the per-question value (lm-eval
+averages them with the ``mean`` aggregation), or a dict of them when ``k``/``tau`` is a list.
+
+generate_until: ``result`` is one string, or a list of strings when the task keeps all
+``repeats`` (a ``filter_list`` without ``take_first``, e.g. only a ``regex`` filter). Samples
+are compared with the gold after ``str.strip()`` (and ``casefold()`` with ``ignore_case``).
+
+multiple_choice (needs ``class: !function scorekit.lm_eval.ScorekitTask``, since lm-eval only
+computes its built-in metrics for this output type): ``gold`` is the gold index (or list of
+indices) and ``result`` the list of the choices' log-likelihoods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from scorekit import metrics as M
+
+__all__ = [
+    "pass_at_k",
+    "g_pass_at_k",
+    "mg_pass_at_k",
+    "avg_at_k",
+    "maj_at_k",
+    "exact_match_prefix",
+    "exact_match_suffix",
+    "bow_f1",
+    "edit_similarity",
+    "normalized_mc_probability",
+    "gold_probability",
+    "recall_at_k",
+    "mrr",
+    "GENERATE_METRICS",
+    "MULTIPLE_CHOICE_METRICS",
+]
+
+
+def _one(references: Sequence[Any], predictions: Sequence[Any]) -> tuple[Any, Any]:
+    if len(references) != 1 or len(predictions) != 1:
+        raise ValueError(f"expected one reference and one prediction per call, got {len(references)} and {len(predictions)}")
+    return references[0], predictions[0]
+
+
+def _samples(result: Any) -> list[Any]:
+    return [result] if isinstance(result, str) else list(result)
+
+
+def _canon(text: Any, ignore_case: bool) -> str | None:
+    if text is None:
+        return None
+    s = str(text).strip()
+    return s.casefold() if ignore_case else s
+
+
+def _correct(gold: Any, result: Any, ignore_case: bool) -> list[int]:
+    g = _canon(gold, ignore_case)
+    return [int(_canon(p, ignore_case) == g) for p in _samples(result)]
+
+
+def _listed(value: Any) -> tuple[list[Any], bool]:
+    if isinstance(value, (list, tuple)):
+        return list(value), True
+    return [value], False
+
+
+def _tau_key(tau: Any) -> str:
+    return f"{float(tau):g}"
+
+
+def pass_at_k(references, predictions, k: int | list[int] = 1, ignore_case: bool = False):
+    """Per question pass@k from its n samples (n = number of kept repeats, c = correct ones)."""
+    gold, result = _one(references, predictions)
+    scores = _correct(gold, result, ignore_case)
+    ks, many = _listed(k)
+    vals = {f"pass_at_k@{kk}": M.pass_at_k(len(scores), sum(scores), kk) for kk in ks}
+    return vals if many else vals[f"pass_at_k@{ks[0]}"]
+
+
+def g_pass_at_k(references, predictions, k: int | list[int] | None = None, tau: float | list[float] = 0.0, ignore_case: bool = False):
+    """Per question G-Pass@k_tau; k defaults to the number of samples n."""
+    gold, result = _one(references, predictions)
+    scores = _correct(gold, result, ignore_case)
+    ks, many_k = _listed(len(scores) if k is None else k)
+    taus, many_t = _listed(tau)
+    vals = {
+        f"g_pass_at_k@{kk}_tau{_tau_key(t)}": M.g_pass_at_k(len(scores), sum(scores), kk, float(t)) for kk in ks for t in taus
+    }
+    return vals if (many_k or many_t) else next(iter(vals.values()))
+
+
+def mg_pass_at_k(references, predictions, k: int | list[int] | None = None, ignore_case: bool = False):
+    """Per question mG-Pass@k; k defaults to the number of samples n."""
+    gold, result = _one(references, predictions)
+    scores = _correct(gold, result, ignore_case)
+    ks, many = _listed(len(scores) if k is None else k)
+    vals = {f"mg_pass_at_k@{kk}": M.mg_pass_at_k(len(scores), sum(scores), kk) for kk in ks}
+    return vals if many else next(iter(vals.values()))
+
+
+def avg_at_k(references, predictions, k: int | list[int] | None = None, ignore_case: bool = False):
+    """Per question mean correctness of the first k samples (k defaults to all)."""
+    gold, result = _one(references, predictions)
+    scores = _correct(gold, result, ignore_case)
+    ks, many = _listed(len(scores) if k is None else k)
+    vals = {f"avg_at_k@{kk}": M.avg_at_k(scores, kk) for kk in ks}
+    return vals if many else next(iter(vals.values()))
+
+
+def maj_at_k(references, predictions, k: int | list[int] | None = None, ignore_case: bool = False):
+    """Per question: 1 if the most frequent of the first k samples (earliest wins ties) is the gold."""
+    gold, result = _one(references, predictions)
+    answers = [_canon(p, ignore_case) or None for p in _samples(result)]  # empty answer = unparsed
+    ks, many = _listed(len(answers) if k is None else k)
+    vals = {f"maj_at_k@{kk}": M.maj_at_k(answers, _canon(gold, ignore_case), kk) for kk in ks}
+    return vals if many else next(iter(vals.values()))
+
+
+def _string_metric(fn: Callable[[str, str], float]) -> Callable[..., float]:
+    def per_sample(references, predictions, ignore_case: bool = False) -> float:
+        gold, result = _one(references, predictions)
+        samples = _samples(result)
+        g = _canon(gold, ignore_case)
+        return sum(fn(_canon(p, ignore_case) or "", g) for p in samples) / len(samples)
+
+    return per_sample
+
+
+def exact_match_prefix(references, predictions, ignore_case: bool = False) -> float:
+    """1 if the (stripped) prediction starts with the gold; mean over samples when repeats are kept."""
+    return _string_metric(lambda p, g: M.exact_match(p, g, mode="prefix"))(references, predictions, ignore_case)
+
+
+def exact_match_suffix(references, predictions, ignore_case: bool = False) -> float:
+    """1 if the (stripped) prediction ends with the gold; mean over samples when repeats are kept."""
+    return _string_metric(lambda p, g: M.exact_match(p, g, mode="suffix"))(references, predictions, ignore_case)
+
+
+def bow_f1(references, predictions, ignore_case: bool = False) -> float:
+    """Bag-of-words (token set) F1 between prediction and gold; mean over samples."""
+    return _string_metric(M.bow_f1)(references, predictions, ignore_case)
+
+
+def edit_similarity(references, predictions, ignore_case: bool = False) -> float:
+    """1 - Levenshtein(p, g) / max(|p|, |g|) over characters; mean over samples."""
+    return _string_metric(M.edit_similarity)(references, predictions, ignore_case)
+
+
+def normalized_mc_probability(references, predictions) -> float:
+    """max over gold choices of softmax(log-likelihoods) (multiple_choice, via ScorekitTask)."""
+    gold, lls = _one(references, predictions)
+    return M.normalized_mc_probability(lls, gold)
+
+
+def gold_probability(references, predictions) -> float:
+    """max over gold choices of exp(log-likelihood) (multiple_choice, via ScorekitTask)."""
+    gold, lls = _one(references, predictions)
+    return M.gold_probability(lls, gold)
+
+
+def recall_at_k(references, predictions, k: int | list[int] = 1):
+    """1 if a gold choice is among the k most likely choices (ties: earlier choice first)."""
+    gold, lls = _one(references, predictions)
+    ks, many = _listed(k)
+    vals = {f"recall_at_k@{kk}": M.recall_at_k(lls, gold, kk) for kk in ks}
+    return vals if many else next(iter(vals.values()))
+
+
+def mrr(references, predictions) -> float:
+    """Reciprocal rank of the best-ranked gold choice (ties: earlier choice first); its mean is MRR."""
+    gold, lls = _one(references, predictions)
+    return M.reciprocal_rank(lls, gold)
+
+
+GENERATE_METRICS: dict[str, Callable[..., Any]] = {
+    fn.__name__: fn
+    for fn in (pass_at_k, g_pass_at_k, mg_pass_at_k, avg_at_k, maj_at_k, exact_match_prefix, exact_match_suffix, bow_f1, edit_similarity)
+}
+MULTIPLE_CHOICE_METRICS: dict[str, Callable[..., Any]] = {
+    fn.__name__: fn for fn in (normalized_mc_probability, gold_probability, recall_at_k, mrr)
+}
