@@ -136,6 +136,13 @@ benchmarks:
     assert scores["Average"] == pytest.approx((46.666666666666664 + 35.0) / 2, abs=1e-9)
     code, out, _ = run_cli(capsys, tmp_path / "out", "--config", cfg, "--format", "markdown")
     assert "| docs/model | 46.67 | 35.00 | 40.83 |" in out
+    # the shipped config gives the same two columns (team allocation bound exactly 1/3: 0.333
+    # would give 35.01); the other four are missing
+    doc, _ = run_json(capsys, tmp_path / "out")
+    row = doc["models"][0]
+    assert row["scores"]["MUSR"] == pytest.approx(35.0, abs=1e-9)
+    assert row["scores"]["GPQA"] == pytest.approx(46.666666666666664, abs=1e-9)
+    assert row["missing"] == ["IFEval", "BBH", "MATH Lvl 5", "MMLU-PRO"]
 
 
 def test_merge_newest_wins_and_output_says_so(tmp_path, capsys, golden):
