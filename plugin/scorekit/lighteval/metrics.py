@@ -1,0 +1,590 @@
+"""scorekit metrics as lighteval 0.13 ``Metric`` objects.
+
+Every class here is a thin wrapper: it pulls numbers out of lighteval's ``Doc`` /
+``ModelResponse`` and calls the matching function of :mod:`scorekit.metrics`, which holds the
+formula. They live in an importable module (not in a ``--custom-tasks`` file) so lighteval can
+pickle them, and they fix defects of lighteval's built-ins:
+
+* consistency rate (SCORE) -- lighteval has none; a corpus-level metric grouping samples by
+  question (:func:`consistency_rate_metric`);
+* G-Pass@k / mG-Pass@k -- names stay consistent for any k list and prefix (lighteval's prefix
+  gives ``mmath_g-pass@4``), k > n is refused (:func:`g_pass_at_k_metric`);
+* pass@k -- refuses k > n (lighteval returns 1.0) (:func:`pass_at_k_metric`);
+* normalized multi-choice probability -- computed as exp(l_g - logsumexp(l)), so it does not
+  underflow to 0 for log-probs near -800 (:func:`normalized_mc_probability_metric`);
+* recall@k honours k in its name and value; MRR states its tie rule; avg@k / maj@k refuse
+  fewer samples than k with a clear message; string metrics (exact match modes, bag-of-words F1,
+  edit similarity, extractiveness) need no extra dependency.
+
+Factories return a fresh ``Metric`` each call; put them in ``LightevalTaskConfig.metrics``.
+Sample-level metrics aggregate with ``np.mean`` (lighteval then reports a standard error);
+corpus-level ones return a dict of values (the consistency rate with a bootstrap interval over
+questions), for which lighteval computes no bootstrap of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+from lighteval.metrics.metrics_corpus import CorpusLevelComputation
+from lighteval.metrics.metrics_sample import SampleLevelComputation, SamplingMetric
+from lighteval.metrics.normalizations import LogProbNormalization, normalize_log_probs
+from lighteval.metrics.sample_preparator import Preparator
+from lighteval.metrics.utils.metric_utils import (
+    CorpusLevelMetricGrouping,
+    SampleLevelMetric,
+    SampleLevelMetricGrouping,
+)
+from lighteval.models.model_output import ModelResponse
+from lighteval.tasks.requests import Doc, SamplingMethod
+
+from scorekit import metrics as M
+
+__all__ = [
+    "GoldMatch",
+    "StrippedText",
+    "ConsistencyPreparator",
+    "ConsistencyRateCorpus",
+    "consistency_rate_metric",
+    "PassAtK",
+    "pass_at_k_metric",
+    "GPassAtK",
+    "g_pass_at_k_metric",
+    "AvgAtK",
+    "avg_at_k_metric",
+    "MajAtK",
+    "maj_at_k_metric",
+    "NormalizedMCProbability",
+    "normalized_mc_probability_metric",
+    "GoldProbability",
+    "gold_probability_metric",
+    "LoglikelihoodAccuracy",
+    "loglikelihood_accuracy_metric",
+    "RecallAtK",
+    "recall_at_k_metric",
+    "ReciprocalRank",
+    "mrr_metric",
+    "StringMetric",
+    "exact_match_metric",
+    "bow_f1_metric",
+    "edit_similarity_metric",
+    "Extractiveness",
+    "extractiveness_metric",
+    "tau_label",
+]
+
+
+def _where(doc: Doc) -> str:
+    return f"task {doc.task_name or '?'}, doc {doc.id or '?'}"
+
+
+# --------------------------------------------------------------------------------------------
+# Scorers and answer extractors: picklable callables (doc, text) -> value
+# --------------------------------------------------------------------------------------------
+
+
+class GoldMatch:
+    """Correctness of one generation: :func:`scorekit.metrics.exact_match` against the golds.
+
+    ``(doc, text) -> 0.0 | 1.0``; ``strip`` trims whitespace of both sides first, ``mode`` is
+    ``"full"``, ``"prefix"`` or ``"suffix"``, ``normalize`` an optional picklable str -> str.
+    """
+
+    def __init__(self, mode: str = "full", normalize: Callable[[str], str] | None = None, strip: bool = True):
+        if mode not in ("full", "prefix", "suffix"):
+            raise ValueError(f"mode must be 'full', 'prefix' or 'suffix', got {mode!r}")
+        self.mode, self.normalize, self.strip = mode, normalize, strip
+
+    def __call__(self, doc: Doc, text: str) -> float:
+        golds = doc.get_golds()
+        if self.strip:
+            text, golds = text.strip(), [g.strip() for g in golds]
+        return M.exact_match(text, golds, mode=self.mode, normalize=self.normalize)
+
+    def __repr__(self) -> str:
+        return f"GoldMatch(mode={self.mode!r}, strip={self.strip})"
+
+
+class StrippedText:
+    """Answer extractor for consistency: the generation with whitespace trimmed; None if empty."""
+
+    def __call__(self, doc: Doc, text: str) -> Hashable | None:
+        text = text.strip()
+        return text or None
+
+    def __repr__(self) -> str:
+        return "StrippedText()"
+
+
+# --------------------------------------------------------------------------------------------
+# Consistency rate (corpus level)
+# --------------------------------------------------------------------------------------------
+
+
+class ConsistencyPreparator(Preparator):
+    """Per sample: ``{name: {"group": question key, "answers": [extracted answers]}}``.
+
+    ``group_field`` names the key in ``doc.specific`` that identifies the question; samples
+    sharing it are one question's answers (prompt or option-order variants in one task). With
+    ``group_field=None`` each doc is its own question and its ``num_samples`` generations are the
+    answers (non-greedy robustness). ``extract(doc, text) -> hashable | None`` turns a
+    generation into a comparable answer (None = unparsed, agrees with nothing).
+    """
+
+    def __init__(self, name: str = "consistency_rate", group_field: str | None = "question_id",
+                 extract: Callable[[Doc, str], Any] | None = None):
+        self.name = name
+        self.group_field = group_field
+        self.extract = extract if extract is not None else StrippedText()
+
+    def prepare(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict:
+        texts = model_response.final_text
+        if not texts:
+            raise ValueError(f"{_where(doc)}: the model returned no generation")
+        if self.group_field is None:
+            group = f"{doc.task_name}/{doc.id}"
+            answers = [self.extract(doc, t) for t in texts]
+        else:
+            specific = doc.specific or {}
+            if self.group_field not in specific:
+                raise ValueError(
+                    f"{_where(doc)}: doc.specific has no {self.group_field!r} to group answers by question"
+                )
+            group = str(specific[self.group_field])
+            answers = [self.extract(doc, texts[0])]
+        return {self.name: {"group": group, "answers": answers}}
+
+    def __str__(self) -> str:
+        return f"ConsistencyPreparator(group_field={self.group_field!r}, extract={self.extract!r})"
+
+
+class ConsistencyRateCorpus(CorpusLevelComputation):
+    """Corpus value: :func:`scorekit.metrics.consistency_rate` over the answers grouped by question.
+
+    Returns ``{name: CR}`` plus, when ``confidence`` is set, ``{name}_ci_low`` / ``{name}_ci_high``
+    from :func:`scorekit.metrics.consistency_rate_interval` (bootstrap over questions, seeded).
+    ``pooled=True`` is lm-eval's SCORE definition (agreeing pairs over all pairs).
+    """
+
+    def __init__(self, name: str = "consistency_rate", *, pooled: bool = True, confidence: float | None = 0.95,
+                 n_resamples: int = 1000, seed: int = 0, equal: Callable[[Any, Any], bool] | None = None):
+        self.name, self.pooled, self.confidence = name, pooled, confidence
+        self.n_resamples, self.seed, self.equal = n_resamples, seed, equal
+
+    @staticmethod
+    def groups(items: Sequence[dict]) -> list[list[Any]]:
+        by_question: dict[str, list[Any]] = {}
+        for item in items:
+            by_question.setdefault(item["group"], []).extend(item["answers"])
+        return list(by_question.values())
+
+    def compute_corpus(self, items: list[dict]) -> dict[str, float]:
+        groups = self.groups(items)
+        out = {self.name: M.consistency_rate(groups, equal=self.equal, pooled=self.pooled)}
+        if self.confidence is not None:
+            lo, hi = M.consistency_rate_interval(groups, equal=self.equal, pooled=self.pooled,
+                                                 confidence=self.confidence, n_resamples=self.n_resamples,
+                                                 seed=self.seed)
+            out[f"{self.name}_ci_low"], out[f"{self.name}_ci_high"] = lo, hi
+        return out
+
+    def __str__(self) -> str:
+        return f"ConsistencyRateCorpus(name={self.name!r}, pooled={self.pooled}, confidence={self.confidence})"
+
+
+def consistency_rate_metric(
+    name: str = "consistency_rate",
+    *,
+    group_field: str | None = "question_id",
+    extract: Callable[[Doc, str], Any] | None = None,
+    pooled: bool = True,
+    confidence: float | None = 0.95,
+    n_resamples: int = 1000,
+    equal: Callable[[Any, Any], bool] | None = None,
+) -> CorpusLevelMetricGrouping:
+    """Consistency rate of a task's answers, grouped by question (see :class:`ConsistencyPreparator`)."""
+    return CorpusLevelMetricGrouping(
+        metric_name=[name],
+        higher_is_better={name: True},
+        category=SamplingMethod.GENERATIVE,
+        sample_level_fn=ConsistencyPreparator(name, group_field, extract),
+        corpus_level_fn={name: ConsistencyRateCorpus(name, pooled=pooled, confidence=confidence,
+                                                     n_resamples=n_resamples, equal=equal)},
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Sampling metrics: pass@k, G-Pass@k, mG-Pass@k, avg@k, maj@k
+# --------------------------------------------------------------------------------------------
+
+
+class _Sampled(SamplingMetric, SampleLevelComputation):
+    """Base: scores the first n generations of a doc with ``scorer(doc, text)``.
+
+    Subclassing lighteval's ``SamplingMetric`` makes lighteval request ``num_samples()``
+    generations per doc. ``n=None`` means "all generations the doc got". Fewer generations
+    than needed raise ValueError naming the task and doc (never a silent fallback).
+    """
+
+    def __init__(self, n: int | None, scorer: Callable[[Doc, str], float] | None, needed: int):
+        # SamplingMetric.__init__ is not called: its normalisation/scoring options are replaced by ``scorer``.
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+            raise ValueError(f"n must be a positive int or None, got {n!r}")
+        if n is not None and needed > n:
+            raise ValueError(f"k={needed} is larger than n={n}; the metric is only defined for k <= n")
+        self.n = n
+        self.scorer = scorer if scorer is not None else GoldMatch()
+        self._needed = needed
+
+    def _texts(self, doc: Doc, model_response: ModelResponse) -> list[str]:
+        texts = model_response.final_text
+        n = self.n if self.n is not None else len(texts)
+        if len(texts) < max(n, self._needed):
+            raise ValueError(
+                f"{_where(doc)}: {len(texts)} generation(s), but {type(self).__name__} needs "
+                f"{max(n, self._needed)} (n={self.n}, k={self._needed}); set num_samples and a temperature > 0"
+            )
+        return list(texts[:n])
+
+    def _correct(self, doc: Doc, model_response: ModelResponse) -> tuple[int, int]:
+        texts = self._texts(doc, model_response)
+        c = int(sum(float(self.scorer(doc, t)) >= 1.0 for t in texts))
+        return len(texts), c
+
+    def num_samples(self) -> int:
+        return self.n if self.n is not None else self._needed
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}(n={self.n}, needed={self._needed}, scorer={self.scorer!r})"
+
+
+class PassAtK(_Sampled):
+    """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises."""
+
+    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None):
+        super().__init__(n, scorer, k)
+        self.k = k
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        n, c = self._correct(doc, model_response)
+        return float(M.pass_at_k(n, c, self.k))
+
+
+def pass_at_k_metric(k: int, n: int | None = None, *, scorer: Callable[[Doc, str], float] | None = None,
+                     prefix: str | None = None) -> SampleLevelMetric:
+    """``{prefix_}pass@{k}`` averaged over docs. Refuses k > n (at construction when n is given,
+    else on the first doc with fewer than k generations)."""
+    return SampleLevelMetric(
+        metric_name=_prefixed(prefix, f"pass@{k}"),
+        higher_is_better=True,
+        category=SamplingMethod.GENERATIVE,
+        sample_level_fn=PassAtK(k, n, scorer),
+        corpus_level_fn=np.mean,
+    )
+
+
+def tau_label(tau: float) -> str:
+    """Threshold as written in metric names: ``str(float(tau))`` (0.0, 0.25, 0.5, 1.0), as lighteval."""
+    return str(float(tau))
+
+
+def _prefixed(prefix: str | None, name: str) -> str:
+    return f"{prefix}_{name}" if prefix else name
+
+
+class GPassAtK(_Sampled):
+    """G-Pass@k_tau for every k and tau, plus mG-Pass@k, of one doc (scorekit.metrics formulas).
+
+    Names: ``{prefix_}g-pass@{k}_{tau}`` and ``{prefix_}mg-pass@{k}``; without a prefix these are
+    exactly lighteval's names (``g-pass@16_0.5``, ``mg-pass@16``). ``metric_names`` follows the
+    current ``k`` / ``thresholds``, so ``Metric.__call__(sample_params)`` renames correctly.
+    """
+
+    def __init__(self, k: int | Sequence[int], n: int | None = None, thresholds: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
+                 name_prefix: str | None = None, scorer: Callable[[Doc, str], float] | None = None):
+        ks = [k] if isinstance(k, int) else list(k)
+        if not ks:
+            raise ValueError("k is empty")
+        if len(set(ks)) != len(ks) or len(set(map(tau_label, thresholds))) != len(thresholds):
+            raise ValueError(f"duplicate k or threshold values: k={ks}, thresholds={list(thresholds)}")
+        for t in thresholds:
+            if not 0.0 <= float(t) <= 1.0:
+                raise ValueError(f"thresholds must be in [0, 1], got {t!r}")
+        super().__init__(n, scorer, max(ks))
+        self._k = ks
+        self.thresholds = [float(t) for t in thresholds]
+        self.name_prefix = name_prefix
+
+    @property
+    def k(self) -> list[int]:
+        return list(self._k)
+
+    @k.setter
+    def k(self, value: int | Sequence[int]) -> None:
+        self._k = [value] if isinstance(value, int) else list(value)
+        self._needed = max(self._k)
+
+    @property
+    def metric_names(self) -> list[str]:
+        names = []
+        for k in self._k:
+            names += [_prefixed(self.name_prefix, f"g-pass@{k}_{tau_label(t)}") for t in self.thresholds]
+            names.append(_prefixed(self.name_prefix, f"mg-pass@{k}"))
+        return names
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, float]:
+        n, c = self._correct(doc, model_response)
+        out: dict[str, float] = {}
+        for k in self._k:
+            for t in self.thresholds:
+                out[_prefixed(self.name_prefix, f"g-pass@{k}_{tau_label(t)}")] = float(M.g_pass_at_k(n, c, k, t))
+            out[_prefixed(self.name_prefix, f"mg-pass@{k}")] = float(M.mg_pass_at_k(n, c, k))
+        return out
+
+
+def g_pass_at_k_metric(k: int | Sequence[int], n: int | None = None, *,
+                       thresholds: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0), prefix: str | None = None,
+                       scorer: Callable[[Doc, str], float] | None = None) -> SampleLevelMetricGrouping:
+    """G-Pass@k_tau for each k in ``k`` and tau in ``thresholds`` and mG-Pass@k, averaged over docs."""
+    fn = GPassAtK(k, n, thresholds, prefix, scorer)
+    names = fn.metric_names
+    return SampleLevelMetricGrouping(
+        metric_name=names,
+        higher_is_better=dict.fromkeys(names, True),
+        category=SamplingMethod.GENERATIVE,
+        sample_level_fn=fn,
+        corpus_level_fn=np.mean,  # one callable: lighteval maps it onto the current metric_name list
+    )
+
+
+class AvgAtK(_Sampled):
+    """avg@k: :func:`scorekit.metrics.avg_at_k` of the first k generations' scores."""
+
+    def __init__(self, k: int, scorer: Callable[[Doc, str], float] | None = None):
+        super().__init__(k, scorer, k)
+        self.k = k
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        texts = self._texts(doc, model_response)
+        return float(M.avg_at_k([float(self.scorer(doc, t)) for t in texts], self.k))
+
+
+def avg_at_k_metric(k: int, *, scorer: Callable[[Doc, str], float] | None = None, prefix: str | None = None) -> SampleLevelMetric:
+    """``{prefix_}avg@{k}``: mean correctness of the first k generations, averaged over docs."""
+    return SampleLevelMetric(metric_name=_prefixed(prefix, f"avg@{k}"), higher_is_better=True,
+                             category=SamplingMethod.GENERATIVE, sample_level_fn=AvgAtK(k, scorer),
+                             corpus_level_fn=np.mean)
+
+
+class MajAtK(_Sampled):
+    """maj@k: :func:`scorekit.metrics.maj_at_k` of the first k extracted answers against the gold.
+
+    ``extract(doc, text)`` gives the answer (None = unparsed, never voted for); the gold is
+    ``extract(doc, gold text)``. Ties go to the answer seen first.
+    """
+
+    def __init__(self, k: int, extract: Callable[[Doc, str], Any] | None = None):
+        super().__init__(k, None, k)
+        self.k = k
+        self.extract = extract if extract is not None else StrippedText()
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        golds = doc.get_golds()
+        if len(golds) != 1:
+            raise ValueError(f"{_where(doc)}: maj@k needs exactly one gold, got {len(golds)}")
+        answers = [self.extract(doc, t) for t in self._texts(doc, model_response)]
+        return float(M.maj_at_k(answers, self.extract(doc, golds[0]), self.k))
+
+
+def maj_at_k_metric(k: int, *, extract: Callable[[Doc, str], Any] | None = None, prefix: str | None = None) -> SampleLevelMetric:
+    """``{prefix_}maj@{k}``: majority vote of k generations is correct, averaged over docs."""
+    return SampleLevelMetric(metric_name=_prefixed(prefix, f"maj@{k}"), higher_is_better=True,
+                             category=SamplingMethod.GENERATIVE, sample_level_fn=MajAtK(k, extract),
+                             corpus_level_fn=np.mean)
+
+
+# --------------------------------------------------------------------------------------------
+# Log-probability metrics
+# --------------------------------------------------------------------------------------------
+
+
+class _LogprobMetric(SampleLevelComputation):
+    """Base: the (optionally normalized) log-probs of the doc's choices and its gold indices."""
+
+    def __init__(self, normalization: LogProbNormalization | None = None):
+        self.normalization = normalization
+
+    def _inputs(self, doc: Doc, model_response: ModelResponse) -> tuple[list[float], Any]:
+        n_choices = len(doc.choices)
+        logprobs = list(model_response.logprobs[:n_choices])
+        if len(logprobs) != n_choices:
+            raise ValueError(f"{_where(doc)}: {len(logprobs)} log-probabilities for {n_choices} choices")
+        if self.normalization is not None:
+            unconditioned = None
+            if len(model_response.logprobs) == 2 * n_choices:
+                unconditioned = model_response.logprobs[n_choices:]
+            logprobs = normalize_log_probs(self.normalization, logprobs, unconditioned, doc.choices,
+                                           model_response.output_tokens[:n_choices])
+        return logprobs, doc.gold_index
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}(normalization={self.normalization})"
+
+
+def _logprob_metric(name: str, fn: SampleLevelComputation, normalization: LogProbNormalization | None) -> SampleLevelMetric:
+    suffix = f"_{normalization.name}" if normalization is not None else ""
+    return SampleLevelMetric(metric_name=name + suffix, higher_is_better=True, category=SamplingMethod.LOGPROBS,
+                             sample_level_fn=fn, corpus_level_fn=np.mean)
+
+
+class NormalizedMCProbability(_LogprobMetric):
+    """max_g exp(l_g - logsumexp(l)): :func:`scorekit.metrics.normalized_mc_probability` (no underflow)."""
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        return M.normalized_mc_probability(*self._inputs(doc, model_response))
+
+
+def normalized_mc_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+    """``normalized_mc_prob`` (lighteval's name), computed without underflow."""
+    return _logprob_metric("normalized_mc_prob", NormalizedMCProbability(normalization), normalization)
+
+
+class GoldProbability(_LogprobMetric):
+    """max_g exp(l_g): :func:`scorekit.metrics.gold_probability`."""
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        return M.gold_probability(*self._inputs(doc, model_response))
+
+
+def gold_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+    """``prob``: unnormalized probability of the best gold choice."""
+    return _logprob_metric("prob", GoldProbability(normalization), normalization)
+
+
+class LoglikelihoodAccuracy(_LogprobMetric):
+    """1[argmax l in golds], first maximal choice wins ties: :func:`scorekit.metrics.loglikelihood_accuracy`."""
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        return M.loglikelihood_accuracy(*self._inputs(doc, model_response))
+
+
+def loglikelihood_accuracy_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+    """``acc`` (suffixed with the normalization name, as lighteval)."""
+    return _logprob_metric("acc", LoglikelihoodAccuracy(normalization), normalization)
+
+
+class RecallAtK(_LogprobMetric):
+    """1[a gold is among the top-k choices]: :func:`scorekit.metrics.recall_at_k` (k honoured)."""
+
+    def __init__(self, k: int, normalization: LogProbNormalization | None = None):
+        super().__init__(normalization)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be an int >= 1, got {k!r}")
+        self.k = k
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        return M.recall_at_k(*self._inputs(doc, model_response), self.k)
+
+
+def recall_at_k_metric(k: int, normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+    """``recall@{k}``."""
+    return _logprob_metric(f"recall@{k}", RecallAtK(k, normalization), normalization)
+
+
+class ReciprocalRank(_LogprobMetric):
+    """1 / rank of the best gold, ties broken by choice order: :func:`scorekit.metrics.reciprocal_rank`."""
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        return M.reciprocal_rank(*self._inputs(doc, model_response))
+
+
+def mrr_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+    """``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks the gold lower)."""
+    return _logprob_metric("mrr", ReciprocalRank(normalization), normalization)
+
+
+# --------------------------------------------------------------------------------------------
+# String metrics (first generation against the golds)
+# --------------------------------------------------------------------------------------------
+
+
+class StringMetric(SampleLevelComputation):
+    """``fn(prediction, golds, **options)`` from :mod:`scorekit.metrics` on the first generation.
+
+    ``kind`` is ``"exact_match"``, ``"bow_f1"`` or ``"edit_similarity"`` (single gold: the best
+    over golds is taken here).
+    """
+
+    _FUNCS = {"exact_match": M.exact_match, "bow_f1": M.bow_f1, "edit_similarity": M.edit_similarity}
+
+    def __init__(self, kind: str, strip: bool = True, **options: Any):
+        if kind not in self._FUNCS:
+            raise ValueError(f"kind must be one of {sorted(self._FUNCS)}, got {kind!r}")
+        self.kind, self.strip, self.options = kind, strip, options
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
+        texts = model_response.final_text
+        if not texts:
+            raise ValueError(f"{_where(doc)}: the model returned no generation")
+        pred, golds = texts[0], doc.get_golds()
+        if self.strip:
+            pred, golds = pred.strip(), [g.strip() for g in golds]
+        fn = self._FUNCS[self.kind]
+        if self.kind == "edit_similarity":
+            return max(fn(pred, g, **self.options) for g in golds)
+        return float(fn(pred, golds, **self.options))
+
+    def __str__(self) -> str:
+        return f"StringMetric(kind={self.kind!r}, strip={self.strip}, options={self.options})"
+
+
+def _string_metric(name: str, fn: SampleLevelComputation) -> SampleLevelMetric:
+    return SampleLevelMetric(metric_name=name, higher_is_better=True, category=SamplingMethod.GENERATIVE,
+                             sample_level_fn=fn, corpus_level_fn=np.mean)
+
+
+def exact_match_metric(mode: str = "full", *, normalize: Callable[[str], str] | None = None, strip: bool = True,
+                       name: str | None = None) -> SampleLevelMetric:
+    """``em`` / ``em_prefix`` / ``em_suffix`` (or ``name``)."""
+    return _string_metric(name or ("em" if mode == "full" else f"em_{mode}"),
+                          StringMetric("exact_match", strip, mode=mode, normalize=normalize))
+
+
+def bow_f1_metric(*, normalize: Callable[[str], str] | None = None, strip: bool = True, name: str = "bow_f1") -> SampleLevelMetric:
+    """Bag-of-words F1 of the first generation (best over golds)."""
+    return _string_metric(name, StringMetric("bow_f1", strip, normalize=normalize))
+
+
+def edit_similarity_metric(*, normalize: Callable[[str], str] | None = None, strip: bool = True,
+                           name: str = "edit_similarity") -> SampleLevelMetric:
+    """1 - Levenshtein / max length, over characters (best over golds)."""
+    return _string_metric(name, StringMetric("edit_similarity", strip, normalize=normalize))
+
+
+class Extractiveness(SampleLevelComputation):
+    """coverage / density / compression of the generation against ``doc.specific[source_field]``."""
+
+    def __init__(self, source_field: str = "text", prefix: str = "summarization"):
+        self.source_field, self.prefix = source_field, prefix
+
+    @property
+    def metric_names(self) -> list[str]:
+        return [f"{self.prefix}_{k}" for k in ("coverage", "density", "compression")]
+
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, float]:
+        specific = doc.specific or {}
+        if self.source_field not in specific:
+            raise ValueError(f"{_where(doc)}: doc.specific has no {self.source_field!r} (the source text)")
+        values = M.extractiveness(specific[self.source_field], model_response.final_text[0])
+        return {f"{self.prefix}_{k}": v for k, v in values.items()}
+
+
+def extractiveness_metric(source_field: str = "text", prefix: str = "summarization") -> SampleLevelMetricGrouping:
+    """Extractiveness (Grusky et al. 2018) of the first generation against a source in ``doc.specific``."""
+    fn = Extractiveness(source_field, prefix)
+    names = fn.metric_names
+    return SampleLevelMetricGrouping(metric_name=names, higher_is_better=dict.fromkeys(names, True),
+                                     category=SamplingMethod.GENERATIVE, sample_level_fn=fn,
+                                     corpus_level_fn=dict.fromkeys(names, np.mean))
