@@ -1,0 +1,159 @@
+"""Consistency rate: closed-form values, properties, bootstrap interval, lm-eval cross-check."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekit.metrics import consistency_counts, consistency_rate, consistency_rate_interval
+
+groups_st = st.lists(st.lists(st.one_of(st.none(), st.sampled_from("ABCD")), max_size=7), min_size=1, max_size=12)
+
+
+def test_pooled_vs_per_question_reference_vector():
+    groups = [["A", "A"], ["A", "A", "B", "B"]]
+    assert consistency_rate(groups) == pytest.approx(3 / 7)
+    assert consistency_rate(groups, pooled=False) == pytest.approx((1 + 1 / 3) / 2)
+
+
+def test_counts_sum_of_binomials_and_none_agrees_with_nothing():
+    agree, total = consistency_counts([["A", "A", "A", "B"], ["x", None, None], [], ["z"]])
+    assert agree.tolist() == [3, 0, 0, 0]
+    assert total.tolist() == [6, 3, 0, 0]
+    assert agree.dtype.kind == "i" and total.dtype.kind == "i"
+
+
+def test_no_pairs_is_nan_with_warning_not_zero():
+    with pytest.warns(RuntimeWarning, match="undefined"):
+        assert math.isnan(consistency_rate([["A"], []]))
+    with pytest.warns(RuntimeWarning):
+        lo, hi = consistency_rate_interval([["A"]])
+    assert math.isnan(lo) and math.isnan(hi)
+
+
+def test_equal_predicate_groups_equivalent_answers():
+    groups = [["0.5", "1/2", ".5", "2"], ["3", "3.0"]]
+    eq = lambda a, b: abs(eval_fraction(a) - eval_fraction(b)) < 1e-12  # noqa: E731
+    agree, total = consistency_counts(groups, equal=eq)
+    assert agree.tolist() == [3, 1] and total.tolist() == [6, 1]
+    assert consistency_rate(groups, equal=eq) == pytest.approx(4 / 7)
+
+
+def eval_fraction(s: str) -> float:
+    num, _, den = s.partition("/")
+    return float(num) / (float(den) if den else 1.0)
+
+
+def test_unhashable_answers_fall_back_to_equality():
+    agree, total = consistency_counts([[[1], [1], [2]], [{"a": 1}, {"a": 1}]])
+    assert agree.tolist() == [1, 1] and total.tolist() == [3, 1]
+
+
+def test_string_group_is_refused():
+    with pytest.raises(TypeError):
+        consistency_rate(["AB", "CD"])
+
+
+def _naive(groups, pooled=True):
+    agree = [sum(1 for i in range(len(g)) for j in range(i + 1, len(g)) if g[i] is not None and g[i] == g[j]) for g in groups]
+    total = [len(g) * (len(g) - 1) // 2 for g in groups]
+    if pooled:
+        return sum(agree) / sum(total) if sum(total) else math.nan
+    rates = [a / t for a, t in zip(agree, total) if t]
+    return sum(rates) / len(rates) if rates else math.nan
+
+
+@settings(max_examples=150, deadline=None)
+@given(groups_st, st.booleans())
+def test_matches_pair_enumeration_and_bounds(groups, pooled):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ours = consistency_rate(groups, pooled=pooled)
+    ref = _naive(groups, pooled)
+    if math.isnan(ref):
+        assert math.isnan(ours)
+    else:
+        assert ours == pytest.approx(ref, abs=1e-12)
+        assert 0.0 <= ours <= 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(groups_st, st.permutations("ABCD"), st.randoms(use_true_random=False))
+def test_invariant_under_relabeling_and_answer_order(groups, perm, rnd):
+    relabel = dict(zip("ABCD", perm))
+    relabeled = [[None if a is None else relabel[a] for a in g] for g in groups]
+    shuffled = [rnd.sample(g, len(g)) for g in relabeled]
+    a1, t1 = consistency_counts(groups)
+    a2, t2 = consistency_counts(shuffled)
+    assert a1.tolist() == a2.tolist() and t1.tolist() == t2.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(groups_st)
+def test_equal_predicate_path_matches_hashable_path(groups):
+    a1, t1 = consistency_counts(groups)
+    a2, t2 = consistency_counts(groups, equal=lambda x, y: x == y)
+    assert a1.tolist() == a2.tolist() and t1.tolist() == t2.tolist()
+
+
+def test_many_distinct_answers_use_the_sparse_path():
+    rng = np.random.default_rng(1)
+    groups = rng.integers(0, 100_000, (3000, 6)).tolist()
+    groups[0] = [7, 7, 7, 1, 1, None]
+    agree, total = consistency_counts(groups)
+    assert agree[0] == 4 and total[0] == 15
+    assert consistency_rate(groups) == pytest.approx(_naive(groups), abs=1e-15)
+
+
+def test_interval_contains_point_estimate_and_is_deterministic():
+    rng = np.random.default_rng(0)
+    groups = rng.choice(list("AAB"), (300, 5)).tolist()
+    point = consistency_rate(groups)
+    lo, hi = consistency_rate_interval(groups, seed=3)
+    assert lo < point < hi and 0 <= lo and hi <= 1
+    assert (lo, hi) == consistency_rate_interval(groups, seed=3)
+    lo99, hi99 = consistency_rate_interval(groups, seed=3, confidence=0.99)
+    assert lo99 <= lo and hi <= hi99
+    plo, phi = consistency_rate_interval(groups, pooled=False, seed=3)
+    assert plo < consistency_rate(groups, pooled=False) < phi
+
+
+def test_interval_matches_a_plain_loop_bootstrap():
+    rng = np.random.default_rng(5)
+    groups = [rng.choice(list("AB"), rng.integers(2, 6)).tolist() for _ in range(40)]
+    agree, total = consistency_counts(groups)
+    gen = np.random.default_rng(11)
+    stats = []
+    for _ in range(200):
+        w = gen.multinomial(40, np.full(40, 1 / 40))
+        stats.append((w * agree).sum() / (w * total).sum())
+    expected = tuple(np.quantile(stats, [0.05, 0.95]))
+    assert consistency_rate_interval(groups, confidence=0.9, n_resamples=200, seed=11) == pytest.approx(expected)
+
+
+def test_interval_argument_checks():
+    with pytest.raises(ValueError):
+        consistency_rate_interval([["A", "A"]], confidence=1.0)
+    with pytest.raises(ValueError):
+        consistency_rate_interval([["A", "A"]], n_resamples=0)
+
+
+def test_cross_check_lm_eval_score_consistency_rate():
+    utils = pytest.importorskip("lm_eval.tasks.score.utils")
+    rng = np.random.default_rng(2)
+    groups = [rng.choice(list("ABCDEFGHIJ"), rng.integers(1, 11)).tolist() for _ in range(500)]
+    assert consistency_rate(groups) == pytest.approx(utils.calculate_consistency_rate(groups), abs=1e-15)
+
+
+def test_we_do_not_share_lm_eval_defects():
+    utils = pytest.importorskip("lm_eval.tasks.score.utils")
+    # lm-eval reports 0.0 when there are no pairs; we report nan (with a warning)
+    assert utils.calculate_consistency_rate([["A"]]) == 0.0
+    with pytest.warns(RuntimeWarning):
+        assert math.isnan(consistency_rate([["A"]]))
+    # lm-eval counts two unparsed answers (None == None) as agreeing; we do not
+    assert utils.calculate_consistency_rate([[None, None]]) == 1.0
+    assert consistency_rate([[None, None]]) == 0.0
