@@ -158,6 +158,9 @@ def _read_yaml(path: Path) -> Any:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
+        ctx = exc.context_mark
+        if exc.problem and exc.context and ctx is not None and (mark is None or ctx.line != mark.line):
+            problem += f" ({exc.context} started at line {ctx.line + 1})"
         raise ScorekitError(f"invalid YAML: {problem}", path=path, where=where) from None
     except yaml.YAMLError as exc:
         raise ScorekitError(f"invalid YAML: {exc}", path=path) from None
