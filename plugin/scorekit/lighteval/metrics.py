@@ -336,12 +336,21 @@ class GPassAtK(_Sampled):
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, float]:
         n, c = self._correct(doc, model_response)
-        out: dict[str, float] = {}
-        for k in self._k:
-            for t in self.thresholds:
-                out[_prefixed(self.name_prefix, f"g-pass@{k}_{tau_label(t)}")] = float(M.g_pass_at_k(n, c, k, t))
-            out[_prefixed(self.name_prefix, f"mg-pass@{k}")] = float(M.mg_pass_at_k(n, c, k))
-        return out
+        return dict(self.values(n, c))
+
+    def values(self, n: int, c: int) -> dict[str, float]:
+        """All metric values for n generations with c correct; each value depends on (n, c) only,
+        so they are computed once per distinct pair (at most n + 1 per n) and reused."""
+        key = (n, c, tuple(self._k), tuple(self.thresholds), self.name_prefix)
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            out: dict[str, float] = {}
+            for k in self._k:
+                for t in self.thresholds:
+                    out[_prefixed(self.name_prefix, f"g-pass@{k}_{tau_label(t)}")] = float(M.g_pass_at_k(n, c, k, t))
+                out[_prefixed(self.name_prefix, f"mg-pass@{k}")] = float(M.mg_pass_at_k(n, c, k))
+            cache[key] = out
+        return cache[key]
 
 
 def g_pass_at_k_metric(k: int | Sequence[int], n: int | None = None, *,
