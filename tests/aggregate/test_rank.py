@@ -263,3 +263,10 @@ def test_code_is_never_run(tmp_path, capsys, monkeypatch, text):
     assert f"{path}: line " in err
     assert not (tmp_path / "PWNED").exists()
     assert not os.path.exists("PWNED")
+
+
+def test_cli_constants_match_core():
+    from scorekit.aggregate import rank as core
+    from scorekit.commands import rank as cmd
+
+    assert (cmd.DEFAULT_FILE, cmd.SAMPLE_FILE, cmd.FORMATS) == (core.DEFAULT_FILE, core.SAMPLE_FILE, core.FORMATS)

@@ -485,3 +485,15 @@ def test_empty_and_unmatched_inputs(tmp_path, capsys):
     assert code == 2 and f"{cfg}: none of the config's metrics was found" in err
     code, _, err = run_cli(["score", f, "--config", tmp_path / "missing.yaml"], capsys)
     assert code == 2 and "config file not found" in err
+
+
+def test_infinite_value_scores_and_is_written_as_string(tmp_path, capsys):
+    cfg = write_config(tmp_path, SMALL)
+    f = tmp_path / "results_inf.json"
+    f.write_text('{"results": {"leaderboard_gpqa": {"acc_norm,none": Infinity}, "leaderboard_math_hard": '
+                 '{"exact_match,none": 0.25}}, "versions": {}, "model_name": "m"}')
+    code, out, err = run_cli(["score", f, "--config", cfg, "--format", "json"], capsys)
+    assert code == 0, err
+    (m,) = json.loads(out)["models"]
+    gpqa = m["categories"]["knowledge"]["benchmarks"]["gpqa"]["metrics"]["acc_norm"]
+    assert gpqa["value"] == "inf" and gpqa["score"] == 1.0 and m["overall"] == pytest.approx((1.0 + 3 * 0.5) / 4)

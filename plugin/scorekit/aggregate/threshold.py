@@ -44,7 +44,7 @@ def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.nda
         raise ValueError("thresholds must not be NaN")
     span = g - b
     equal = span == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # ±inf clips to 0/1
         linear = (v - b) / np.where(equal, 1.0, span)
     score = np.where(equal, (v == g).astype(float), np.clip(linear, 0.0, 1.0))
     score = np.where(np.isnan(v), np.nan, score) + 0.0

@@ -7,9 +7,13 @@ import sys
 from pathlib import Path
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from scorekit.aggregate.rank import DEFAULT_FILE, FORMATS
+# Same values as scorekit.aggregate.rank, repeated so `scorekit --help` does not import numpy.
+DEFAULT_FILE = "ranks_general.txt"
+SAMPLE_FILE = "ranking_sample.txt"
+FORMATS = ("table", "markdown", "csv", "json", "html")
 
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "rank",
         help="aggregate per-leaderboard ranks into one ranking (mean percentile, sparse-data penalty)",
@@ -29,8 +33,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def missing_file_message(name: str) -> str:
     """The seed's message for a missing input file, adapted to ``scorekit rank``."""
-    from scorekit.aggregate.rank import DEFAULT_FILE, SAMPLE_FILE
-
     try:
         from scorekit.resources import config_path
 
