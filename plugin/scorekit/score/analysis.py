@@ -256,6 +256,6 @@ def summarize(
         consistency_rate_ci=(float(ci[0]), float(ci[1])),
         agree_pairs=agree_sum,
         total_pairs=total_sum,
-        unparsed_rate=float(1.0 - p_keep.mean()) if idx.size else _NAN,
+        unparsed_rate=float((~p_keep).mean()) if idx.size else _NAN,
         incomplete_questions=incomplete_names,
     )
