@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from scorekit.aggregate.results_files import task_base
+
 if TYPE_CHECKING:
     from scorekit.aggregate.scoring_config import MetricSpec, ScoringConfig
 
@@ -140,8 +142,6 @@ def lookup_value(
     such key exists; several are ambiguous and raise :class:`KeyError` naming them.
     Returns ``(value, task key, metric key)``, or ``(None, None, None)`` when nothing is found.
     """
-    from scorekit.aggregate.results_files import task_base
-
     for task, metric in keys:
         key: str | None = task if task in tasks else None
         if key is None:
@@ -149,7 +149,7 @@ def lookup_value(
             if len(variants) > 1:
                 raise KeyError(f"task {task!r} matches several results keys {variants}; write the full key")
             key = variants[0] if variants else None
-        if key is not None and isinstance(tasks[key], Mapping) and metric in tasks[key]:
+        if key is not None and isinstance(tasks[key], (dict, Mapping)) and metric in tasks[key]:
             return tasks[key][metric], key, metric
     return None, None, None
 
