@@ -270,3 +270,11 @@ def test_cli_constants_match_core():
     from scorekit.commands import rank as cmd
 
     assert (cmd.DEFAULT_FILE, cmd.SAMPLE_FILE, cmd.FORMATS) == (core.DEFAULT_FILE, core.SAMPLE_FILE, core.FORMATS)
+
+
+def test_cli_unwritable_output_is_one_line_error(tmp_path, capsys):
+    target = tmp_path / "dir"
+    target.mkdir()
+    code, out, err = run_cli(["rank", str(write(tmp_path, HAND)), "--output", str(target)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "cannot write output" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "ranks.txt"]

@@ -497,3 +497,12 @@ def test_infinite_value_scores_and_is_written_as_string(tmp_path, capsys):
     (m,) = json.loads(out)["models"]
     gpqa = m["categories"]["knowledge"]["benchmarks"]["gpqa"]["metrics"]["acc_norm"]
     assert gpqa["value"] == "inf" and gpqa["score"] == 1.0 and m["overall"] == pytest.approx((1.0 + 3 * 0.5) / 4)
+
+
+def test_unwritable_output_is_one_line_error(tmp_path, results, capsys):
+    cfg = write_config(tmp_path, SMALL)
+    target = tmp_path / "dir"
+    target.mkdir()
+    code, out, err = run_cli(["score", results, "--config", cfg, "--output", target], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "cannot write output" in err
+    assert list(target.iterdir()) == []

@@ -63,17 +63,20 @@ def run(args: argparse.Namespace) -> int:
     rows = rank.compute_ranking(data)
     if not rows:
         raise ScorekitError("no model has a rank in any benchmark: nothing to rank", path=path)
+    text = rank.render_ranking(rows, args.format)
+    if args.output:
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as exc:
+            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=args.output) from None
+    else:
+        sys.stdout.write(text)
     for models, why in (
         (rank.unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
         (rank.costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
     ):
         if models:
             print(f"scorekit rank: note: {len(models)} model(s) {why}: {', '.join(models)}", file=sys.stderr)
-    text = rank.render_ranking(rows, args.format)
-    if args.output:
-        write_text_atomic(args.output, text)
-    else:
-        sys.stdout.write(text)
     return 0
 
 

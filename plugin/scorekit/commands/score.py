@@ -96,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     if args.output:
-        write_text_atomic(args.output, text)
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as exc:
+            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=args.output) from None
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
