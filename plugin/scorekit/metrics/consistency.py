@@ -42,17 +42,22 @@ def _agree_hashable(groups: list[Sequence[Any]], lengths: np.ndarray) -> np.ndar
     table: dict[Any, int] = {value: code for code, value in enumerate(distinct)}
     n_codes = len(table) + 1
     table[None] = len(table)  # a code of its own, dropped before counting
+    none_code = n_codes - 1
     if n_codes <= 256:
-        codes = np.frombuffer(bytes(map(table.__getitem__, flat)), dtype=np.uint8).astype(np.int64)
+        codes = np.frombuffer(bytes(map(table.__getitem__, flat)), dtype=np.uint8)
     else:
         codes = np.array(list(map(table.__getitem__, flat)), dtype=np.int64)
     n_q = len(groups)
-    qid = np.repeat(np.arange(n_q, dtype=np.int64), lengths)
-    keys = qid * n_codes + codes
     if n_q * n_codes <= max(4 * len(flat), 1 << 16):
-        cells = np.bincount(keys, minlength=n_q * n_codes).reshape(n_q, n_codes)[:, :-1]
-        return _pairs(cells).sum(axis=1)
-    keys = keys[codes != n_codes - 1]
+        # dense (question x code) grid: sum_c C(m_c, 2) = (sum_c m_c^2 - sum_c m_c) / 2 over parsed codes
+        keys = np.repeat(np.arange(0, n_q * n_codes, n_codes, dtype=np.int64), lengths)
+        keys += codes
+        cells = np.bincount(keys, minlength=n_q * n_codes).reshape(n_q, n_codes)
+        none = cells[:, none_code]
+        squares = np.einsum("ij,ij->i", cells, cells) - none * none
+        return (squares - (lengths - none)) >> 1
+    keys = np.repeat(np.arange(n_q, dtype=np.int64), lengths) * n_codes + codes
+    keys = keys[codes != none_code]
     uniq, counts = np.unique(keys, return_counts=True)
     agree = np.zeros(n_q, dtype=np.int64)
     np.add.at(agree, uniq // n_codes, _pairs(counts.astype(np.int64)))
