@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.lighteval_offline",
     "scorekit.commands.rank",
     "scorekit.commands.score",
+    "scorekit.commands.robustness",
 )
 
 

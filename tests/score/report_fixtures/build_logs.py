@@ -25,8 +25,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 UPSTREAM_TEMPLATES = HERE / "upstream_tasks"
+SCOREKIT_TEMPLATES = HERE / "scorekit_tasks"
 
-Policy = Callable[[dict[str, Any]], str]
+Policy = Callable[[dict[str, Any]], "str | list[str]"]
 
 
 def lm_eval_score_dir() -> Path:
@@ -35,12 +36,15 @@ def lm_eval_score_dir() -> Path:
     return Path(lm_eval.__file__).resolve().parent / "tasks" / "score"
 
 
-def materialize_upstream_tasks(dest: Path) -> Path:
+def materialize_tasks(templates: Path, dest: Path) -> Path:
     """Copy the include YAMLs to ``dest`` with the machine-specific paths filled in."""
+    from scorekit.resources import tasks_dir
+
     dest.mkdir(parents=True, exist_ok=True)
-    for template in sorted(UPSTREAM_TEMPLATES.glob("*.yaml")):
+    for template in sorted(templates.glob("*.yaml")):
         text = template.read_text(encoding="utf-8")
-        text = text.replace("@LM_EVAL_SCORE@", str(lm_eval_score_dir())).replace("@DATA@", str(DATA))
+        for token, value in (("@LM_EVAL_SCORE@", lm_eval_score_dir()), ("@SCOREKIT_TASKS@", tasks_dir()), ("@DATA@", DATA)):
+            text = text.replace(token, str(value))
         (dest / template.name).write_text(text, encoding="utf-8")
     return dest
 
@@ -49,7 +53,18 @@ def says(letter: str) -> str:
     return f"Let me think about the options.\nThe best answer is {letter}."
 
 
-# --- answer policies (keyed on doc fields present in upstream's docs) -------------------------
+# --- answer policies ----------------------------------------------------------------------------
+# They read only fields both layouts have: "answer" (the gold letter as displayed) and the
+# question number; the prompt index is "prompt_id" upstream and "variant" in scorekit.
+
+
+def qnum(doc: dict[str, Any]) -> int:
+    """Question number: MMLU-Pro question_id, AGIEval row (scorekit writes "aqua_rat/3")."""
+    return int(str(doc["question_id"]).rsplit("/", 1)[-1])
+
+
+def prompt_index(doc: dict[str, Any]) -> int:
+    return int(doc["prompt_id"] if "prompt_id" in doc else doc["variant"])
 
 
 def steady(doc: dict[str, Any]) -> str:
@@ -64,7 +79,7 @@ def always_c(doc: dict[str, Any]) -> str:
 
 def mixed_prompt(doc: dict[str, Any]) -> str:
     """Prompts 0-5 correct, 6-7 say "A", 8 no trigger phrase (unparsed), 9 correct in brackets."""
-    p = int(doc["prompt_id"])
+    p = prompt_index(doc)
     if p <= 5:
         return says(doc["answer"])
     if p <= 7:
@@ -74,15 +89,31 @@ def mixed_prompt(doc: dict[str, Any]) -> str:
     return f"Reasoning done. the best answer is ({doc['answer']})"
 
 
+def sampled_answer(doc: dict[str, Any], seed: int) -> str:
+    """Sample/seed ``s`` (1..5): question ``q`` answered "B" when (q + s) % 3 == 0, else correctly."""
+    if (qnum(doc) + seed) % 3 == 0:
+        return says("B")
+    return says(doc["answer"])
+
+
 def non_greedy_policy(seed: int) -> Policy:
-    """Seed ``s``: question ``q`` answered "B" when (q + s) % 3 == 0, otherwise correctly."""
+    """Upstream layout: one run per seed, one answer per question."""
+    return lambda doc: sampled_answer(doc, seed)
 
-    def policy(doc: dict[str, Any]) -> str:
-        if (int(doc["question_id"]) + seed) % 3 == 0:
-            return says("B")
-        return says(doc["answer"])
 
-    return policy
+def five_samples(doc: dict[str, Any]) -> list[str]:
+    """scorekit layout: the five repeats of one run are samples 1..5 of the same rule."""
+    return [sampled_answer(doc, s) for s in range(1, 6)]
+
+
+def scorekit_policy(doc: dict[str, Any]) -> str | list[str]:
+    """scorekit's tasks: the "mixed" prompt policy, "always C" for option order, five samples."""
+    family = doc["family"]
+    if family == "prompt":
+        return mixed_prompt(doc)
+    if family == "option_order":
+        return always_c(doc)
+    return five_samples(doc)
 
 
 # --- running lm-eval -------------------------------------------------------------------------
@@ -140,7 +171,7 @@ def build_upstream(root: Path) -> dict[str, Path]:
       ``scripted/always-c`` and ``scripted/mixed`` (one run each);
     - ``upstream_ng/seed_1..seed_5/``: the non-greedy tasks for ``scripted/sampler``.
     """
-    tasks_dir = materialize_upstream_tasks(root / "upstream_task_yamls")
+    tasks_dir = materialize_tasks(UPSTREAM_TEMPLATES, root / "upstream_task_yamls")
     out = root / "upstream"
     for name, policy in (("scripted/steady", steady), ("scripted/always-c", always_c)):
         run_lm_eval(out, UPSTREAM_MC_TASKS, tasks_dir, policy, name)
@@ -151,6 +182,25 @@ def build_upstream(root: Path) -> dict[str, Path]:
     return {"upstream": out, "upstream_ng": ng}
 
 
+SCOREKIT_TASKS = [
+    "score_prompt_robustness_mmlu_pro",
+    "score_option_order_robustness_mmlu_pro",
+    "score_non_greedy_robustness_mmlu_pro",
+    "prompt_robustness_agieval_aqua_rat",
+    "option_order_robustness_agieval_aqua_rat",
+    "non_greedy_robustness_agieval_aqua_rat",
+]
+
+
+def build_scorekit(root: Path) -> dict[str, Path]:
+    """scorekit-task logs under ``root/scorekit`` for model ``scripted/mixed`` (one run, all
+    three families of MMLU-Pro and AGIEval aqua-rat; answers from :func:`scorekit_policy`)."""
+    tasks_dir = materialize_tasks(SCOREKIT_TEMPLATES, root / "scorekit_task_yamls")
+    out = root / "scorekit"
+    run_lm_eval(out, SCOREKIT_TASKS, tasks_dir, scorekit_policy, "scripted/mixed")
+    return {"scorekit": out}
+
+
 _BUILT: dict[str, dict[str, Path]] = {}
 
 
@@ -159,6 +209,13 @@ def upstream_logs(tmp_path_factory) -> dict[str, Path]:
     if "upstream" not in _BUILT:
         _BUILT["upstream"] = build_upstream(tmp_path_factory.mktemp("upstream_logs"))
     return _BUILT["upstream"]
+
+
+def scorekit_logs(tmp_path_factory) -> dict[str, Path]:
+    """Build the scorekit-task logs once per test session."""
+    if "scorekit" not in _BUILT:
+        _BUILT["scorekit"] = build_scorekit(tmp_path_factory.mktemp("scorekit_logs"))
+    return _BUILT["scorekit"]
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -172,4 +229,4 @@ if __name__ == "__main__":  # pragma: no cover - manual inspection helper
 
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="score_logs_"))
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-    print(build_upstream(target))
+    print(build_upstream(target), build_scorekit(target))

@@ -1,0 +1,533 @@
+"""lm-eval output folders -> SCORE sample sets and aggregate sets.
+
+What lm-eval writes (``--output_path OUT --log_samples``, or ``EvaluationTracker`` in Python):
+``OUT/<model_name_sanitized>/results_<time>.json`` and, per task,
+``OUT/<model_name_sanitized>/samples_<task>_<time>.jsonl`` with the same ``<time>``
+(``2024-06-16T10-22-33.123456``). When OUT ends in ``.json`` the files are
+``<stem>_<time>.json`` and ``samples_<task>_<time>.jsonl`` next to it. A samples file belongs to
+the results file with the same folder and time; its model is that file's ``model_name``.
+
+Two document layouts are understood, detected from the first sample's ``doc``:
+
+scorekit
+    the expanded documents of scorekit's SCORE tasks (fields in
+    :data:`scorekit.score.variants.DOC_FIELDS`); scored with
+    :func:`scorekit.score.scoring.record_for`. Non-greedy: one document, five outputs.
+upstream
+    lm-eval's own ``lm_eval/tasks/score`` tasks. Their documents keep the dataset fields plus
+    ``prompt`` (the template) and ``prompt_id`` (prompt family) or ``always_same_option`` /
+    ``original_answer_index`` (option order). They are converted to scorekit's fields and scored
+    with the same extraction: question ids ``<id>`` (MMLU-Pro) or ``<subset>/<row>``; option
+    order maps each displayed option back to the original list by undoing upstream's single
+    swap of ``original_answer_index`` and ``answer_index``. Upstream writes one row per label
+    A..J (A..D for AGIEval) even past a question's last option; those rows show the original
+    order again and are left out (counted in a note). Non-greedy: upstream's five-run layout
+    (``seed_1`` .. ``seed_5`` folders, one run each, as ``NON_GREEDY.md`` describes) is merged
+    by question: run ``i`` (sorted by seed) is sample ``i``.
+
+Also read: the file upstream's ``non_greedy_summarizer.py`` writes into its ``--log_dir``
+(``<dataset>_results_<time>.json``: ``seed_N_accuracy`` and ``consistency_rate``), as aggregates.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorekit.errors import ScorekitError
+from scorekit.score.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
+from scorekit.score.records import Record
+
+__all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
+
+LETTERS = string.ascii_uppercase
+_TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
+SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<time>{_TIME})\.jsonl$")
+_RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
+_SEED_DIR = re.compile(r"^seed_(\d+)$")
+_LM_EVAL_MARKERS = ("versions", "n-shot", "configs", "config", "group_subtasks", "higher_is_better")
+_MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
+_SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
+# Positions upstream's option-order tasks try: labels A..J (MMLU-Pro), A..D (AGIEval).
+_UPSTREAM_POSITIONS = {"mmlu_pro": 10, "agieval": 4}
+_UPSTREAM_PROMPTS = 10
+_SKIP_RESULT_KEYS = ("alias", "name", "sample_len", "samples")
+
+
+def parse_samples_name(name: str) -> tuple[str, str] | None:
+    """``(task, time)`` of an lm-eval samples file name, or None."""
+    m = SAMPLES_NAME.match(name)
+    return (m["task"], m["time"]) if m else None
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every non-blank line; bad JSON or a non-object line raises
+    ScorekitError naming the file and line. An empty file raises too."""
+    try:
+        import orjson
+
+        loads = orjson.loads
+        decode_error: type[Exception] = orjson.JSONDecodeError
+    except ImportError:  # pragma: no cover - orjson is a dependency
+        import json
+
+        loads, decode_error = json.loads, ValueError
+    n = 0
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = loads(line)
+            except decode_error as exc:
+                msg = str(exc).split(":", 1)[0] if str(exc) else "invalid JSON"
+                raise ScorekitError(f"invalid JSON ({msg})", path=path, where=f"line {lineno}") from None
+            if not isinstance(obj, dict):
+                raise ScorekitError(f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}")
+            n += 1
+            yield lineno, obj
+    if n == 0:
+        raise ScorekitError("empty samples file (no lines)", path=path)
+
+
+# --- results files ---------------------------------------------------------------------------
+
+
+@dataclass
+class _ResultsFile:
+    path: Path
+    model: str | None
+    time: str
+    seed: int | None
+    data: dict[str, Any]
+
+
+def _model_from_results(data: dict[str, Any]) -> str | None:
+    name = data.get("model_name")
+    if isinstance(name, str) and name:
+        return name
+    config = data.get("config")
+    if isinstance(config, dict):
+        args = config.get("model_args")
+        if isinstance(args, dict):
+            for key in _MODEL_ARG_KEYS:
+                if args.get(key):
+                    return str(args[key])
+        elif isinstance(args, str):
+            for key in _MODEL_ARG_KEYS:
+                m = re.search(rf"(?:^|,)\s*{key}=([^,]+)", args)
+                if m:
+                    return m.group(1).strip()
+        if isinstance(config.get("model"), str) and config["model"]:
+            return config["model"]
+    return None
+
+
+def _seed_from_results(data: dict[str, Any]) -> int | None:
+    config = data.get("config")
+    if isinstance(config, dict):
+        seed = config.get("random_seed")
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            return seed
+    return None
+
+
+def _seed_from_path(path: Path) -> int | None:
+    for part in reversed(path.parts[:-1]):
+        m = _SEED_DIR.match(part)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
+    from scorekit.io import load_json
+
+    data = load_json(path)
+    if not (isinstance(data, dict) and "results" in data and any(k in data for k in _LM_EVAL_MARKERS)):
+        if explicit:
+            raise ScorekitError("unknown layout: a JSON file but not an lm-eval results file (no 'results' with lm-eval's keys)", path=path)
+        return None
+    results = data["results"]
+    if not isinstance(results, dict):
+        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
+    for key, metrics in results.items():
+        if not isinstance(metrics, dict):
+            raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
+    m = _RESULTS_TIME.search(path.name)
+    time = m["time"] if m else ""
+    return _ResultsFile(path, _model_from_results(data), time, _seed_from_results(data), data)
+
+
+def _metrics_of(entry: dict[str, Any]) -> dict[str, float]:
+    """Metric values of one results entry, filter suffix dropped (``none`` preferred)."""
+    by_filter: dict[str, dict[str, float]] = defaultdict(dict)
+    for key, value in entry.items():
+        if key in _SKIP_RESULT_KEYS or "_stderr" in key:
+            continue
+        metric, _, filt = key.partition(",")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        by_filter[filt or "none"][metric] = float(value)
+    if not by_filter:
+        return {}
+    return by_filter["none"] if "none" in by_filter else next(iter(by_filter.values()))
+
+
+def _aggregate_layout(metrics: dict[str, float]) -> str:
+    return "scorekit" if any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics) else "upstream"
+
+
+# --- samples files ---------------------------------------------------------------------------
+
+
+@dataclass
+class _SamplesFile:
+    path: Path
+    task: TaskName
+    time: str
+    model: str
+    seed: int | None
+    layout: str = ""
+    records: list[Record] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    unmappable: str | None = None  # why the records could not be computed
+
+
+def _outputs(row: dict[str, Any], path: Path, lineno: int) -> list[str]:
+    """All model outputs of one sample line: ``filtered_resps`` (else ``resps``) flattened."""
+    resps = row.get("filtered_resps", row.get("resps"))
+    if resps is None:
+        raise ScorekitError("sample has neither 'filtered_resps' nor 'resps'", path=path, where=f"line {lineno}")
+    out: list[str] = []
+    stack = [resps]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif item is None:
+            continue
+        else:
+            out.append(str(item))
+    return out
+
+
+def _canonical(options: Sequence[str]) -> list[int]:
+    first: dict[str, int] = {}
+    return [first.setdefault(str(o).strip(), i) for i, o in enumerate(options)]
+
+
+class _UpstreamConverter:
+    """Turns one upstream SCORE document into scorekit's document fields (for record_for)."""
+
+    def __init__(self, task: TaskName) -> None:
+        self.task = task
+        self.skipped_positions = 0
+        self.untested: set[str] = set()  # questions with more options than upstream's positions
+        self._corrections: dict[str, str] | None = None
+
+    def _qid(self, doc: dict[str, Any]) -> str:
+        qid = doc.get("question_id")
+        if qid is None:
+            raise KeyError("question_id")
+        return str(qid) if self.task.subset is None else f"{self.task.subset}/{qid}"
+
+    def _category(self, doc: dict[str, Any]) -> str:
+        if self.task.benchmark == "mmlu_pro":
+            return str(doc["category"])
+        return str(self.task.subset)
+
+    def _math_gold(self, doc: dict[str, Any]) -> str:
+        from scorekit.score.extract import math_gold_answer
+
+        if isinstance(doc.get("solution"), str):
+            if self._corrections is None:
+                from scorekit.score.templates import math_answer_corrections
+
+                self._corrections = math_answer_corrections()
+            gold = math_gold_answer(doc["solution"], str(doc.get("question", "")), self._corrections)
+            if gold is not None:
+                return gold
+        return str(doc["answer"])
+
+    def convert(self, doc: dict[str, Any]) -> dict[str, Any] | None:
+        """scorekit-style fields, or None for an option-order row past the last option."""
+        t = self.task
+        base = {"question_id": self._qid(doc), "benchmark": t.benchmark, "family": t.family,
+                "category": self._category(doc)}
+        if t.benchmark == "math":
+            base.update(options=[], option_map=[], canonical_map=[], gold_canonical=-1, gold=self._math_gold(doc))
+            base["variant"] = int(doc["prompt_id"]) if t.family == "prompt" else 0
+            base["n_variants"] = _UPSTREAM_PROMPTS if t.family == "prompt" else 1
+            return base
+        shown = [str(o) for o in doc["options"]]
+        n = len(shown)
+        gold_shown = int(doc["answer_index"])
+        if t.family == "option_order":
+            position = LETTERS.index(str(doc["always_same_option"]))
+            if position >= n:
+                self.skipped_positions += 1
+                return None
+            original_gold = int(doc["original_answer_index"])
+            if gold_shown != position or not 0 <= original_gold < n:
+                raise ValueError(
+                    f"answer_index {gold_shown} / original_answer_index {original_gold} do not fit "
+                    f"always_same_option {doc['always_same_option']!r} with {n} options")
+            if n > _UPSTREAM_POSITIONS[t.benchmark]:
+                self.untested.add(base["question_id"])
+            option_map = list(range(n))
+            option_map[position], option_map[original_gold] = original_gold, position
+            original = [""] * n
+            for d, o in enumerate(option_map):
+                original[o] = shown[d]
+            canon = _canonical(original)
+            base.update(variant=position, n_variants=min(n, _UPSTREAM_POSITIONS[t.benchmark]),
+                        gold_canonical=canon[original_gold])
+        else:
+            option_map = list(range(n))
+            canon = _canonical(shown)
+            base.update(variant=int(doc["prompt_id"]) if t.family == "prompt" else 0,
+                        n_variants=_UPSTREAM_PROMPTS if t.family == "prompt" else 1,
+                        gold_canonical=canon[gold_shown])
+        base.update(options=shown, option_map=option_map, canonical_map=canon)
+        return base
+
+
+def _detect_layout(doc: Any, task: TaskName) -> str | None:
+    if not isinstance(doc, dict):
+        return None
+    if _SCOREKIT_DOC <= doc.keys():
+        return "scorekit"
+    if "prompt" in doc and "question_id" in doc:
+        if task.family == "prompt" and "prompt_id" not in doc:
+            return None
+        return "upstream"
+    return None
+
+
+def _upstream_option_order_missing(doc: dict[str, Any]) -> str | None:
+    need = [k for k in ("options", "answer_index", "always_same_option", "original_answer_index") if k not in doc]
+    if need:
+        return ("upstream option-order log without " + ", ".join(repr(k) for k in need)
+                + ": the displayed options cannot be mapped back to the original ones, so option CR and "
+                "per-position accuracy cannot be recomputed from it")
+    return None
+
+
+def _read_samples(sf: _SamplesFile) -> None:
+    """Fill ``sf.records`` (variant/n_variants of upstream non-greedy rows are set later)."""
+    from scorekit.score.scoring import record_for
+
+    path = sf.path
+    converter = _UpstreamConverter(sf.task)
+    filters: dict[str, int] = defaultdict(int)
+    chosen_filter: str | None = None
+    for lineno, row in iter_jsonl(path):
+        doc = row.get("doc")
+        if not sf.layout:
+            layout = _detect_layout(doc, sf.task)
+            if layout is None:
+                keys = sorted(doc)[:12] if isinstance(doc, dict) else type(doc).__name__
+                raise ScorekitError(
+                    f"unknown layout: the doc is neither scorekit's nor upstream lm-eval's SCORE document (doc keys: {keys})",
+                    path=path, where=f"line {lineno}")
+            sf.layout = layout
+            if layout == "upstream" and sf.task.family == "option_order":
+                sf.unmappable = _upstream_option_order_missing(doc)
+                if sf.unmappable:
+                    return
+        if not isinstance(doc, dict):
+            raise ScorekitError("sample has no 'doc' object", path=path, where=f"line {lineno}")
+        filt = str(row.get("filter", "none"))
+        filters[filt] += 1
+        if chosen_filter is None:
+            chosen_filter = filt
+        if filt != chosen_filter:
+            continue
+        outputs = _outputs(row, path, lineno)
+        try:
+            if sf.layout == "scorekit":
+                if doc["family"] != sf.task.family or doc["benchmark"] != sf.task.benchmark:
+                    raise ValueError(f"document of {doc['benchmark']} {doc['family']} in a {sf.task.name} log")
+                if sf.task.family == "non_greedy":
+                    sf.records.extend(record_for(doc, out, sample=i) for i, out in enumerate(outputs))
+                else:
+                    sf.records.append(record_for(doc, outputs[0] if outputs else None))
+            else:
+                converted = converter.convert(doc)
+                if converted is not None:
+                    sf.records.append(record_for(converted, outputs[0] if outputs else None))
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+            raise ScorekitError(f"cannot score this {sf.layout} SCORE sample: {what}", path=path, where=f"line {lineno}") from None
+    if len(filters) > 1:
+        sf.notes.append(f"{path.name}: filters {sorted(filters)} logged; scored the '{chosen_filter}' rows")
+    if converter.skipped_positions:
+        sf.notes.append(
+            f"{converter.skipped_positions} upstream option-order row(s) put the answer at a position past the "
+            "question's last option (upstream repeats the original order there); left out")
+    if converter.untested:
+        k = _UPSTREAM_POSITIONS[sf.task.benchmark]
+        sf.notes.append(
+            f"{len(converter.untested)} question(s) have more options than the {k} positions upstream's "
+            f"{sf.task.name} tries (A-{LETTERS[k - 1]}): the correct answer was never shown at their later positions")
+
+
+# --- the reader ------------------------------------------------------------------------------
+
+
+class LmEvalLogsReader:
+    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring)."""
+
+    name = "lm-eval"
+
+    def claims(self, path: Path) -> bool:
+        return path.suffix == ".json" or SAMPLES_NAME.match(path.name) is not None
+
+    def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
+        out = ReadResult()
+        results: list[_ResultsFile] = []
+        not_results = 0
+        samples_paths: list[tuple[Path, str, str]] = []
+        for p in paths:
+            if p.suffix == ".json":
+                rf = _read_results(p, p in explicit)
+                if rf is None:
+                    not_results += 1
+                else:
+                    results.append(rf)
+            else:
+                task, time = parse_samples_name(p.name)  # type: ignore[misc]
+                samples_paths.append((p, task, time))
+        if not_results:
+            out.notes.append(f"{not_results} JSON file(s) in the given folders are not lm-eval results files and were not read")
+
+        by_run = {(rf.path.parent, rf.time): rf for rf in results if rf.time}
+        models_in_dir: dict[Path, set[str]] = defaultdict(set)
+        for rf in results:
+            if rf.model:
+                models_in_dir[rf.path.parent].add(rf.model)
+
+        other_tasks = 0
+        sample_files: list[_SamplesFile] = []
+        for p, task_name, time in samples_paths:
+            task = classify_task(task_name)
+            if task is None or task.is_group:
+                if p in explicit:
+                    raise ScorekitError(f"not a SCORE robustness task log (task {task_name!r})", path=p)
+                other_tasks += 1
+                continue
+            rf = by_run.get((p.parent, time))
+            model = rf.model if rf and rf.model else None
+            if model is None:
+                in_dir = models_in_dir.get(p.parent, set())
+                model = next(iter(in_dir)) if len(in_dir) == 1 else p.parent.name
+            seed = (rf.seed if rf else None)
+            path_seed = _seed_from_path(p)
+            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed))
+        if other_tasks:
+            out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
+
+        for sf in sample_files:
+            _read_samples(sf)
+        out.samples.extend(_merge_sample_files(sample_files, out.notes))
+        out.aggregates.extend(_aggregates(results, out.notes))
+        return out
+
+
+def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[SampleSet]:
+    """One SampleSet per (model, task): newest run wins, except upstream non-greedy runs,
+    which are merged by question (run i = sample i, runs ordered by seed, then time)."""
+    groups: dict[tuple[str, str, str], list[_SamplesFile]] = defaultdict(list)
+    for sf in files:
+        groups[(sf.model, sf.task.name, sf.layout)].append(sf)
+    out: list[SampleSet] = []
+    for (model, _task, layout), members in groups.items():
+        members.sort(key=lambda s: (s.time, str(s.path)))
+        task = members[0].task
+        if layout == "upstream" and task.family == "non_greedy":
+            out.append(_merge_runs(model, task, members))
+            continue
+        newest = members[-1]
+        set_notes = list(newest.notes)
+        if len(members) > 1:
+            set_notes.append(
+                f"{task.name}: {len(members)} runs found; used the newest ({newest.path.name}), ignored "
+                + ", ".join(str(m.path) for m in members[:-1]))
+        if newest.unmappable:
+            set_notes.append(f"{newest.path}: {newest.unmappable}")
+        out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
+                             [str(newest.path)], newest.time, [newest.time], set_notes))
+    return out
+
+
+def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> SampleSet:
+    notes: list[str] = []
+    by_seed: dict[object, _SamplesFile] = {}
+    for sf in members:  # oldest first: a later run with the same seed replaces it
+        key = sf.seed if sf.seed is not None else ("time", sf.time, str(sf.path))
+        if key in by_seed:
+            notes.append(f"{task.name}: two runs with seed {sf.seed}; used {sf.path}, ignored {by_seed[key].path}")
+        by_seed[key] = sf
+        notes.extend(sf.notes)
+    runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.time))
+    k = len(runs)
+    records: list[Record] = []
+    for i, sf in enumerate(runs):
+        records.extend(r._replace(variant=i, n_variants=k) for r in sf.records)
+    seeds = [str(sf.seed) if sf.seed is not None else "?" for sf in runs]
+    if k < 2:
+        notes.append(f"{task.name}: only {k} non-greedy run found; CR needs several runs (SCORE: five, seeds 1..5)")
+    elif k != 5:
+        notes.append(f"{task.name}: {k} non-greedy runs found (seeds {', '.join(seeds)}); SCORE uses five")
+    return SampleSet(model, task, "upstream", records, [str(sf.path) for sf in runs],
+                     runs[-1].time, [f"seed {s}" for s in seeds], notes)
+
+
+def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[AggregateSet]:
+    out: list[AggregateSet] = []
+    models_below: dict[Path, set[str]] = defaultdict(set)
+    for rf in results:
+        if rf.model:
+            for parent in rf.path.parents:
+                models_below[parent].add(rf.model)
+    for rf in results:
+        model = rf.model
+        summarizer = rf.model is None and rf.data.get("configs") is None and _is_summarizer(rf.data)
+        if model is None:
+            below = models_below.get(rf.path.parent, set())
+            model = next(iter(below)) if len(below) == 1 else rf.path.parent.name
+        n_samples = rf.data.get("n-samples") if isinstance(rf.data.get("n-samples"), dict) else {}
+        groups = rf.data.get("groups") if isinstance(rf.data.get("groups"), dict) else {}
+        for key, entry in {**rf.data["results"], **groups}.items():
+            task = classify_task(key)
+            if task is None:
+                continue
+            metrics = _metrics_of(entry)
+            if not metrics:
+                continue
+            n_docs = None
+            ns = n_samples.get(key)
+            if isinstance(ns, dict) and isinstance(ns.get("effective"), int):
+                n_docs = ns["effective"]
+            layout = "upstream-summarizer" if summarizer else _aggregate_layout(metrics)
+            out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.time, n_docs))
+    return out
+
+
+def _is_summarizer(data: dict[str, Any]) -> bool:
+    results = data.get("results", {})
+    return any(
+        isinstance(v, dict) and any(str(k).startswith("seed_") for k in v) for v in results.values()
+    )

@@ -1,0 +1,485 @@
+"""The SCORE robustness report: per model, benchmark and family, from readers' items.
+
+For every (model, benchmark, family) the report prefers samples logs: the records of all its
+tasks (AGIEval subsets, MATH subjects) are pooled and summarized with
+:func:`scorekit.score.analysis.summarize` (macro over categories for MMLU-Pro, as SCORE does;
+micro, i.e. size-weighted, for AGIEval and MATH). Without samples it falls back to the
+aggregate metrics of the results files and says what cannot be known from them. Nothing is
+dropped silently: families, benchmarks and subsets that are absent are listed, and every
+reader note is kept.
+
+JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
+
+    {"report": "scorekit-robustness", "version": 1, "confidence": 0.95,
+     "models": [{"model": str,
+                 "benchmarks": [{"benchmark": "mmlu_pro" | "agieval" | "math",
+                                 "families": [FAMILY, ...],
+                                 "missing_families": [str, ...]}],
+                 "missing_benchmarks": [str, ...]}],
+     "notes": [str, ...]}
+
+    FAMILY = {"family": "prompt" | "option_order" | "non_greedy",
+              "source": "samples" | "results", "layout": "scorekit" | "upstream" | ...,
+              "tasks": [str], "subsets": [str], "missing_subsets": [str], "macro": bool,
+              "n_questions": int | null, "n_incomplete": int | null, "n_records": int | null,
+              "variant_accuracy": {"0": float, ...}   # prompt index | "A".. position | run
+              "accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std",
+              "consistency_rate": float | null, "consistency_rate_ci": [low, high] | null,
+              "unparsed_rate": float | null, "runs": [str], "sources": [str],
+              "missing": [str], "notes": [str]}
+
+``accuracy`` is the family's overall accuracy (all records; non-greedy: all samples of all
+runs); min/max/range/std (population) are over the per-variant accuracies (prompts or
+answer positions; for non-greedy over runs/samples).
+"""
+
+from __future__ import annotations
+
+import math
+import string
+import warnings
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scorekit.score.readers import (
+    BENCHMARK_FAMILIES,
+    BENCHMARKS,
+    SUBSETS,
+    AggregateSet,
+    ReadResult,
+    SampleSet,
+)
+
+__all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report", "FORMATS"]
+
+FORMATS = ("table", "markdown", "csv", "json")
+LETTERS = string.ascii_uppercase
+MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
+FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
+_NAN = float("nan")
+_UPSTREAM_CR_NOTE = (
+    "upstream's {metric} counts two identical unparsed outputs as agreeing (the raw text stands in "
+    "for the answer){extra}; recompute from the samples logs for a corrected CR")
+_OPTION_DEFECT = (
+    " and maps both 'the letter where the answer now is' and 'the original letter' to one label, "
+    "so always answering the original letter scores 1.0")
+
+
+@dataclass
+class FamilyReport:
+    """One row of the report (fields as in the module's JSON shape)."""
+
+    model: str
+    benchmark: str
+    family: str
+    source: str
+    layout: str
+    tasks: list[str]
+    subsets: list[str]
+    missing_subsets: list[str]
+    macro: bool
+    n_questions: int | None = None
+    n_incomplete: int | None = None
+    n_records: int | None = None
+    variant_accuracy: dict[str, float] = field(default_factory=dict)
+    accuracy: float = _NAN
+    accuracy_min: float = _NAN
+    accuracy_max: float = _NAN
+    accuracy_range: float = _NAN
+    accuracy_std: float = _NAN
+    consistency_rate: float = _NAN
+    consistency_rate_ci: tuple[float, float] | None = None
+    unparsed_rate: float = _NAN
+    runs: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    """Families by model and benchmark, plus absences and notes."""
+
+    confidence: float
+    models: dict[str, dict[str, list[FamilyReport]]]
+    missing_benchmarks: dict[str, list[str]]
+    missing_families: dict[tuple[str, str], list[str]]
+    notes: list[str]
+
+    def families(self) -> list[FamilyReport]:
+        return [f for benches in self.models.values() for fams in benches.values() for f in fams]
+
+
+def _variant_key(family: str, v: int) -> str:
+    return LETTERS[v] if family == "option_order" else str(v)
+
+
+def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
+    arr = np.array([v for v in values if not math.isnan(v)], dtype=float)
+    if arr.size == 0:
+        return _NAN, _NAN, _NAN, _NAN
+    return float(arr.min()), float(arr.max()), float(arr.max() - arr.min()), float(arr.std())
+
+
+def _subset_coverage(benchmark: str, subsets: set[str]) -> tuple[list[str], list[str]]:
+    known = list(SUBSETS[benchmark].values())
+    return [s for s in known if s in subsets], [s for s in known if s not in subsets]
+
+
+# --- from samples ----------------------------------------------------------------------------
+
+
+def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float,
+                  n_resamples: int, seed: int) -> FamilyReport:
+    from scorekit.score.analysis import summarize
+    from scorekit.score.scoring import equal_for
+
+    notes: list[str] = []
+    # One sample set per task: a task logged by several layouts/runs keeps the newest.
+    by_task: dict[str, list[SampleSet]] = defaultdict(list)
+    for s in sets:
+        by_task[s.task.name].append(s)
+    chosen: list[SampleSet] = []
+    for task, members in sorted(by_task.items()):
+        members.sort(key=lambda s: s.timestamp)
+        if len(members) > 1:
+            notes.append(f"{task}: logs from {len(members)} sources; used the newest ({members[-1].sources[0]})")
+        chosen.append(members[-1])
+    layouts = sorted({s.layout for s in chosen})
+    records = [r for s in chosen for r in s.records]
+    for s in chosen:
+        notes.extend(s.notes)
+    subsets_present = {s.task.subset for s in chosen if s.task.subset}
+    subsets, missing_subsets = _subset_coverage(benchmark, subsets_present)
+    rep = FamilyReport(
+        model=model, benchmark=benchmark, family=family, source="samples", layout="+".join(layouts),
+        tasks=sorted(by_task), subsets=subsets, missing_subsets=missing_subsets, macro=MACRO[benchmark],
+        runs=[run for s in chosen for run in s.runs] if family == "non_greedy" else [],
+        sources=[p for s in chosen for p in s.sources], notes=notes,
+    )
+    if not records:
+        rep.missing.append("no scorable records in the samples logs; every number is unknown")
+        return rep
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        summary = summarize(records, macro=MACRO[benchmark], equal=equal_for(benchmark), confidence=confidence,
+                            n_resamples=n_resamples, seed=seed)
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning):
+            rep.notes.append(str(w.message))
+    rep.n_questions, rep.n_incomplete, rep.n_records = summary.n_questions, summary.n_incomplete, summary.n_records
+    rep.variant_accuracy = {_variant_key(family, v): a for v, a in sorted(summary.variant_accuracy.items())}
+    rep.accuracy = summary.accuracy
+    rep.accuracy_min, rep.accuracy_max = summary.accuracy_min, summary.accuracy_max
+    rep.accuracy_range, rep.accuracy_std = summary.accuracy_range, summary.accuracy_std
+    rep.consistency_rate = summary.consistency_rate
+    rep.consistency_rate_ci = summary.consistency_rate_ci
+    rep.unparsed_rate = summary.unparsed_rate
+    if summary.n_incomplete:
+        rep.missing.append(f"{summary.n_incomplete} question(s) lack some variants and are left out of every number")
+    return rep
+
+
+# --- from results files ----------------------------------------------------------------------
+
+
+def _pick(metrics: dict[str, float], *names: str) -> float:
+    for n in names:
+        if n in metrics:
+            return metrics[n]
+    return _NAN
+
+
+def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, float], list[AggregateSet]]:
+    """Metrics of one benchmark family from per-task (or group) aggregates: a group entry if
+    present, else the single task, else lm-eval's size-weighted mean over tasks."""
+    newest: dict[str, AggregateSet] = {}
+    for a in sorted(aggs, key=lambda a: a.timestamp):
+        newest[a.task.name] = a
+    groups = [a for a in newest.values() if a.task.is_group]
+    if groups:
+        return groups[-1].metrics, groups
+    tasks = list(newest.values())
+    if len(tasks) == 1:
+        return tasks[0].metrics, tasks
+    weights = [a.n_docs or 0 for a in tasks]
+    if not all(weights):
+        notes.append("some results files lack n-samples; subtasks averaged with equal weight")
+        weights = [1] * len(tasks)
+    keys = set.intersection(*(set(a.metrics) for a in tasks))
+    total = float(sum(weights))
+    combined = {k: sum(w * a.metrics[k] for w, a in zip(weights, tasks)) / total for k in keys}
+    notes.append(f"combined {len(tasks)} subtasks' values weighted by size (as lm-eval's groups do); "
+                 "CR of the pooled questions needs the samples logs")
+    return combined, tasks
+
+
+def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateSet]) -> FamilyReport:
+    notes: list[str] = []
+    missing: list[str] = []
+    macro = MACRO[benchmark]
+    acc_word = "macro_accuracy" if macro else "accuracy"
+    runs: list[str] = []
+    summarizer = [a for a in aggs if a.layout == "upstream-summarizer"]
+    if family == "non_greedy" and summarizer:
+        a = max(summarizer, key=lambda a: a.timestamp)
+        used = [a]
+        seeds = sorted((k for k in a.metrics if k.startswith("seed_") and k.endswith("_accuracy")),
+                       key=lambda k: int(k.split("_")[1]) if k.split("_")[1].isdigit() else 0)
+        variant = {k.split("_")[1]: a.metrics[k] for k in seeds}
+        runs = [f"seed {k}" for k in variant]
+        metrics = {"consistency_rate": a.metrics.get("consistency_rate", _NAN)}
+        accuracy = float(np.mean(list(variant.values()))) if variant else _NAN
+        notes.append("from upstream's non_greedy_summarizer output: accuracy = mean of the per-seed accuracies "
+                     "(micro, not macro over categories)")
+    elif family == "non_greedy" and all(a.layout == "upstream" for a in aggs):
+        # Upstream: one results file per run, accuracy only.
+        runs_sorted = sorted(aggs, key=lambda a: a.timestamp)
+        used = runs_sorted
+        values = [_pick(a.metrics, f"non_greedy_{acc_word}", "non_greedy_macro_accuracy", "non_greedy_accuracy")
+                  for a in runs_sorted]
+        by_task: dict[str, list[float]] = defaultdict(list)
+        for a, v in zip(runs_sorted, values):
+            by_task[a.task.name].append(v)
+        n_runs = max(len(v) for v in by_task.values())
+        runs = [f"run {i + 1}" for i in range(n_runs)]
+        variant = {}
+        metrics = {}
+        accuracy = float(np.nanmean(values)) if values else _NAN
+        if len(by_task) > 1:
+            notes.append("accuracy = plain mean over the runs of every subtask")
+        missing.append("non-greedy CR: upstream's results files hold no CR; it needs the runs' samples logs "
+                       "(--log_samples) or upstream's summarizer output")
+    else:
+        metrics, used = _combine(aggs, notes)
+        variant = {}
+        if family == "prompt":
+            for i in range(10):
+                v = _pick(metrics, f"{i}_{acc_word}", f"{i}_macro_accuracy", f"{i}_accuracy")
+                if not math.isnan(v):
+                    variant[str(i)] = v
+        elif family == "option_order":
+            for letter in LETTERS[:10]:
+                v = _pick(metrics, f"per_option_{acc_word}_{letter}", f"per_option_macro_accuracy_{letter}",
+                          f"per_option_accuracy_{letter}")
+                if not math.isnan(v):
+                    variant[letter] = v
+        if family == "prompt":
+            accuracy = float(np.mean(list(variant.values()))) if variant else _NAN
+        elif family == "non_greedy":
+            accuracy = _pick(metrics, f"non_greedy_{acc_word}", "non_greedy_macro_accuracy", "non_greedy_accuracy")
+        else:
+            accuracy = _NAN
+            missing.append("overall option-order accuracy: positions cover different questions; needs the samples logs")
+    layouts = sorted({a.layout for a in used})
+    cr_name = {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
+               "non_greedy": "non_greedy_consistency_rate"}[family]
+    cr = _pick(metrics, cr_name, "consistency_rate")
+    lo, hi = _pick(metrics, f"{cr_name}_ci_low"), _pick(metrics, f"{cr_name}_ci_high")
+    upstream = any(l.startswith("upstream") for l in layouts)
+    if not math.isnan(cr) and upstream:
+        notes.append(_UPSTREAM_CR_NOTE.format(metric=cr_name if family != "non_greedy" else "summarizer CR",
+                                              extra=_OPTION_DEFECT if family == "option_order" else ""))
+    if not math.isnan(cr) and (math.isnan(lo) or math.isnan(hi)):
+        missing.append("CR interval: not in the results files (upstream logs none); needs the samples logs")
+    elif math.isnan(cr) and family != "non_greedy":
+        missing.append("CR: not in the results files")
+    unparsed = _pick(metrics, "unparsed_rate")
+    if math.isnan(unparsed):
+        missing.append("unparsed rate: not in the results files; needs the samples logs")
+    values = list(variant.values())
+    a_min, a_max, a_range, a_std = _spread(values)
+    if family == "non_greedy" and not variant:
+        a_min = a_max = a_range = a_std = _NAN
+    n_docs = sum(a.n_docs or 0 for a in used if not a.task.is_group) if not any(a.task.is_group for a in used) else None
+    n_questions = None
+    if n_docs and family == "prompt":
+        n_questions = n_docs // 10
+    elif n_docs and family == "non_greedy" and all(a.layout == "scorekit" for a in used):
+        n_questions = n_docs
+    subsets, missing_subsets = _subset_coverage(benchmark, {a.task.subset for a in aggs if a.task.subset})
+    if any(a.task.is_group for a in used):
+        subsets, missing_subsets = ["(group)"], []
+    return FamilyReport(
+        model=model, benchmark=benchmark, family=family, source="results", layout="+".join(layouts),
+        tasks=sorted({a.task.name for a in used}), subsets=subsets, missing_subsets=missing_subsets, macro=macro,
+        n_questions=n_questions, variant_accuracy=variant, accuracy=accuracy, accuracy_min=a_min,
+        accuracy_max=a_max, accuracy_range=a_range, accuracy_std=a_std, consistency_rate=cr,
+        consistency_rate_ci=None if math.isnan(lo) or math.isnan(hi) else (lo, hi), unparsed_rate=unparsed,
+        runs=runs, sources=sorted({a.source for a in used}), missing=missing, notes=notes,
+    )
+
+
+# --- assembly --------------------------------------------------------------------------------
+
+
+def build_report(read: ReadResult, *, confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> Report:
+    """Assemble the report from readers' output (see the module docstring)."""
+    samples: dict[tuple[str, str, str], list[SampleSet]] = defaultdict(list)
+    aggs: dict[tuple[str, str, str], list[AggregateSet]] = defaultdict(list)
+    for s in read.samples:
+        samples[(s.model, s.task.benchmark, s.task.family)].append(s)
+    for a in read.aggregates:
+        aggs[(a.model, a.task.benchmark, a.task.family)].append(a)
+    keys = sorted(set(samples) | set(aggs), key=lambda k: (k[0], BENCHMARKS.index(k[1]), BENCHMARK_FAMILIES[k[1]].index(k[2])))
+    models: dict[str, dict[str, list[FamilyReport]]] = {}
+    for model, benchmark, family in keys:
+        if (model, benchmark, family) in samples:
+            # Results-file metrics of this family are superseded by the recomputation.
+            rep = _from_samples(model, benchmark, family, samples[(model, benchmark, family)],
+                                confidence=confidence, n_resamples=n_resamples, seed=seed)
+        else:
+            rep = _from_results(model, benchmark, family, aggs[(model, benchmark, family)])
+        if rep.missing_subsets and rep.subsets:
+            rep.missing.append(f"{len(rep.subsets)} of {len(rep.subsets) + len(rep.missing_subsets)} "
+                               f"{benchmark} subsets found; not found: {', '.join(rep.missing_subsets)}")
+        models.setdefault(model, {}).setdefault(benchmark, []).append(rep)
+    all_benchmarks = [b for b in BENCHMARKS if any(b in benches for benches in models.values())]
+    missing_benchmarks = {m: [b for b in all_benchmarks if b not in benches] for m, benches in models.items()}
+    missing_families = {
+        (m, b): [f for f in BENCHMARK_FAMILIES[b] if f not in {r.family for r in fams}]
+        for m, benches in models.items() for b, fams in benches.items()
+    }
+    return Report(confidence, models, missing_benchmarks, missing_families, list(read.notes))
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    return value
+
+
+def report_to_json(report: Report) -> dict[str, Any]:
+    """The report as plain JSON data (shape in the module docstring)."""
+    models = []
+    for model, benches in report.models.items():
+        bench_list = []
+        for benchmark, fams in benches.items():
+            fam_list = []
+            for f in fams:
+                d = asdict(f)
+                for k in ("model", "benchmark"):
+                    d.pop(k)
+                fam_list.append(_clean(d))
+            bench_list.append({"benchmark": benchmark, "families": fam_list,
+                               "missing_families": report.missing_families.get((model, benchmark), [])})
+        models.append({"model": model, "benchmarks": bench_list,
+                       "missing_benchmarks": report.missing_benchmarks.get(model, [])})
+    return {"report": "scorekit-robustness", "version": 1, "confidence": report.confidence, "models": models,
+            "notes": list(report.notes)}
+
+
+def _ci_text(ci: tuple[float, float] | None) -> str | None:
+    if ci is None or any(math.isnan(x) for x in ci):
+        return None
+    return f"{ci[0]:.2f}-{ci[1]:.2f}"
+
+
+def _source(f: FamilyReport) -> str:
+    return f"{f.source} ({f.layout})" if f.layout else f.source
+
+
+def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
+    """Columns and rows of the main table: one row per model, benchmark and family."""
+    pct = int(round(report.confidence * 100))
+    columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", "Min", "Max", "Range", "Std",
+               "CR", f"CR {pct}% CI", "Unparsed", "Source"]
+    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, f.accuracy_min,
+             f.accuracy_max, f.accuracy_range, f.accuracy_std, f.consistency_rate, _ci_text(f.consistency_rate_ci),
+             f.unparsed_rate, _source(f)] for f in report.families()]
+    return columns, rows
+
+
+def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any]]] | None:
+    """Per-prompt (``prompt``) or per-position (``option_order``) accuracy, or None if absent."""
+    fams = [f for f in report.families() if f.family == family]
+    if not fams:
+        return None
+    keys = [str(i) for i in range(10)] if family == "prompt" else list(LETTERS[:10])
+    used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
+    head = [f"P{k}" for k in used] if family == "prompt" else used
+    rows = [[f.model, f.benchmark, *[f.variant_accuracy.get(k) for k in used]] for f in fams]
+    return ["Model", "Benchmark", *head], rows
+
+
+def notes_lines(report: Report) -> list[str]:
+    """Everything absent or noteworthy, one line each, prefixed with model/benchmark/family."""
+    lines: list[str] = []
+    for model, missing in report.missing_benchmarks.items():
+        if missing:
+            lines.append(f"{model}: no logs for benchmark(s) {', '.join(missing)}")
+    for (model, benchmark), fams in report.missing_families.items():
+        if fams:
+            lines.append(f"{model} / {benchmark}: no logs for family(ies) {', '.join(FAMILY_LABEL[f] for f in fams)}")
+    for f in report.families():
+        where = f"{f.model} / {f.benchmark} / {FAMILY_LABEL[f.family]}"
+        lines.extend(f"{where}: missing: {m}" for m in f.missing)
+        lines.extend(f"{where}: {n}" for n in f.notes)
+    lines.extend(report.notes)
+    return lines
+
+
+def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
+    """Long format (one metric per row) for CSV: unknown values are empty cells."""
+    columns = ["model", "benchmark", "family", "source", "layout", "metric", "value"]
+    rows: list[list[Any]] = []
+    for f in report.families():
+        def add(metric: str, value: Any) -> None:
+            if isinstance(value, float) and math.isnan(value):
+                value = None
+            rows.append([f.model, f.benchmark, f.family, f.source, f.layout, metric, value])
+
+        add("n_questions", f.n_questions)
+        add("n_incomplete", f.n_incomplete)
+        add("accuracy", f.accuracy)
+        for k, v in f.variant_accuracy.items():
+            label = {"prompt": f"prompt_{k}_accuracy", "option_order": f"position_{k}_accuracy"}.get(f.family,
+                                                                                                  f"sample_{k}_accuracy")
+            add(label, v)
+        for name in ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std", "consistency_rate"):
+            add(name, getattr(f, name))
+        ci = f.consistency_rate_ci
+        add("consistency_rate_ci_low", ci[0] if ci else None)
+        add("consistency_rate_ci_high", ci[1] if ci else None)
+        add("unparsed_rate", f.unparsed_rate)
+    return columns, rows
+
+
+def render_report(report: Report, fmt: str = "table") -> str:
+    """The report as ``table`` (rich text), ``markdown``, ``csv`` (long format) or ``json``."""
+    import json
+
+    from scorekit.tables import render
+
+    if fmt == "json":
+        return json.dumps(report_to_json(report), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        columns, rows = long_rows(report)
+        return render(columns, rows, "csv")
+    if fmt not in ("table", "markdown"):
+        raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}")
+    parts = []
+    columns, rows = summary_table(report)
+    parts.append(render(columns, rows, fmt, title="SCORE robustness"))
+    for family, title in (("prompt", "Accuracy per prompt"), ("option_order", "Accuracy per answer position")):
+        table = variant_table(report, family)
+        if table:
+            parts.append(render(table[0], table[1], fmt, title=title))
+    lines = notes_lines(report)
+    if lines:
+        if fmt == "markdown":
+            parts.append("### Notes\n\n" + "\n".join(f"- {line}" for line in lines) + "\n")
+        else:
+            parts.append("Notes:\n" + "\n".join(f"  - {line}" for line in lines) + "\n")
+    return "\n".join(parts)
