@@ -1,0 +1,376 @@
+"""SCORE robustness tasks for lighteval 0.13: ``--custom-tasks scorekit.lighteval.tasks``.
+
+A thin adapter on :mod:`scorekit.score` (the lm-eval tasks use the same core): each dataset
+row becomes a :class:`~scorekit.score.variants.Question`, :func:`~scorekit.score.variants.expand`
+gives its variants, :func:`~scorekit.score.scoring.prompt_for` renders the prompt from lm-eval's
+installed templates and :func:`~scorekit.score.scoring.record_for` extracts and scores the
+answer. Nothing about templates, extraction or expansion is defined here.
+
+lighteval turns one dataset row into exactly one document, so each *variant* is its own
+lighteval task and a family is the set of tasks sharing the part of the name before the first
+``:`` (lighteval runs them all when given that prefix):
+
+=====================================================  ======================================
+``score_prompt_robustness_mmlu_pro:template_<0-9>``      one task per prompt template
+``score_option_order_robustness_mmlu_pro:position_<A-J>`` correct option moved to that letter
+``score_non_greedy_robustness_mmlu_pro``                 5 samples per question, one task
+``score_<family>_robustness_agieval:<subset>:...``       subsets aqua_rat, logiqa_en, lsat_ar,
+                                                         lsat_lr, lsat_rc, sat_en, sat_math
+``score_<family>_robustness_math:<subject>:...``         prompt and non_greedy; 7 subjects
+=====================================================  ======================================
+
+e.g. ``lighteval accelerate "model_name=..." "score_prompt_robustness_mmlu_pro|0"
+--custom-tasks scorekit.lighteval.tasks --save-details``.
+
+Metrics in lighteval's results: every variant task reports the variant's ``macro_accuracy``
+(MMLU-Pro, mean over categories) or ``accuracy`` (AGIEval, MATH) and ``unparsed_rate``; the
+non-greedy task reports SCORE's full set (``non_greedy_macro_accuracy``,
+``non_greedy_consistency_rate`` with ``_ci_low`` / ``_ci_high``, ``unparsed_rate``). The
+consistency rates across prompts and option orders need the answers of several tasks, which
+lighteval never aggregates together: ``scorekit robustness <output dir>`` reads the details
+parquet files (``--save-details``) and reports every SCORE metric under the upstream names
+(``3_macro_accuracy``, ``consistency_rate``, ...), exactly as for lm-eval logs. Each document
+carries its expanded SCORE fields in ``doc.specific``.
+
+Non-greedy sampling needs a temperature: SCORE uses 0.7, set it in the model arguments
+(``generation_parameters={temperature:0.7}``); tasks cannot set it in lighteval.
+
+Data: the real datasets (``TIGER-Lab/MMLU-Pro``, ``hails/agieval-<subset>``,
+``EleutherAI/hendrycks_math``, split ``test``). To use local copies, set the environment
+variable ``SCOREKIT_SCORE_DATA_DIR`` to a folder holding ``mmlu_pro/test.jsonl``,
+``agieval_<subset>/test.jsonl`` and ``math_<subject>/test.jsonl`` (rows in the hub datasets'
+format; any subset may be missing, its tasks are then left out and listed in a warning), or
+call :func:`build_tasks` with ``data_dir``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from lighteval.metrics.metrics_corpus import CorpusLevelComputation
+from lighteval.metrics.metrics_sample import SamplingMetric
+from lighteval.metrics.sample_preparator import Preparator
+from lighteval.metrics.utils.metric_utils import CorpusLevelMetricGrouping
+from lighteval.models.model_output import ModelResponse
+from lighteval.tasks.lighteval_task import LightevalTaskConfig
+from lighteval.tasks.requests import Doc, SamplingMethod
+
+from scorekit.score.analysis import summarize
+from scorekit.score.records import Record, as_record
+from scorekit.score.scoring import equal_for, prompt_for, record_for
+from scorekit.score.templates import N_PROMPT_TEMPLATES, math_answer_corrections
+from scorekit.score.variants import (
+    DOC_FIELDS,
+    N_SAMPLES,
+    agieval_question,
+    expand,
+    math_question,
+    mmlu_pro_question,
+)
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "ScoreTask", "build_tasks", "score_tasks", "task_name", "parse_task_name"]
+
+DATA_DIR_ENV = "SCOREKIT_SCORE_DATA_DIR"
+LETTERS = string.ascii_uppercase
+GENERATION_SIZE = 1024  # SCORE's max_gen_toks
+MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
+FAMILIES = {"mmlu_pro": ("prompt", "option_order", "non_greedy"),
+            "agieval": ("prompt", "option_order", "non_greedy"),
+            "math": ("prompt", "non_greedy")}
+# subset -> number of options (AGIEval) / hub config name (MATH)
+AGIEVAL_OPTIONS = {"aqua_rat": 5, "logiqa_en": 4, "lsat_ar": 5, "lsat_lr": 5, "lsat_rc": 5, "sat_en": 4, "sat_math": 4}
+MATH_SUBJECTS = ("algebra", "counting_and_probability", "geometry", "intermediate_algebra", "number_theory",
+                 "prealgebra", "precalculus")
+MMLU_PRO_OPTIONS = 10
+SCORE_DOC_KEY = "score"  # doc.specific[SCORE_DOC_KEY] holds the expanded document (DOC_FIELDS)
+
+
+@dataclass(frozen=True)
+class ScoreTask:
+    """One lighteval task: a variant (or, non-greedy, the sampled family) of one subset."""
+
+    benchmark: str
+    family: str
+    subset: str  # "" for MMLU-Pro
+    variant: int  # template index / answer position; 0 for non_greedy
+
+    @property
+    def name(self) -> str:
+        return task_name(self.benchmark, self.family, self.subset, self.variant)
+
+    @property
+    def hub(self) -> tuple[str, str]:
+        """(hf_repo, hf_subset) of the real dataset."""
+        if self.benchmark == "mmlu_pro":
+            return "TIGER-Lab/MMLU-Pro", "default"
+        if self.benchmark == "agieval":
+            return f"hails/agieval-{self.subset.replace('_', '-')}", "default"
+        return "EleutherAI/hendrycks_math", self.subset
+
+    @property
+    def local_folder(self) -> str:
+        return self.benchmark + (f"_{self.subset}" if self.subset else "")
+
+
+def task_name(benchmark: str, family: str, subset: str = "", variant: int = 0) -> str:
+    """``score_<family>_robustness_<benchmark>[:<subset>][:template_<v>|:position_<L>]``."""
+    parts = [f"score_{family}_robustness_{benchmark}"]
+    if subset:
+        parts.append(subset)
+    if family == "prompt":
+        parts.append(f"template_{variant}")
+    elif family == "option_order":
+        parts.append(f"position_{LETTERS[variant]}")
+    return ":".join(parts)
+
+
+def parse_task_name(name: str) -> ScoreTask | None:
+    """Inverse of :func:`task_name` (a trailing ``|<fewshots>`` is ignored); None if not ours."""
+    parts = name.split("|")[0].split(":")
+    head = parts[0]
+    for benchmark, families in FAMILIES.items():
+        for family in families:
+            if head != f"score_{family}_robustness_{benchmark}":
+                continue
+            rest = parts[1:]
+            subset = ""
+            if benchmark != "mmlu_pro":
+                if not rest:
+                    return None
+                subset, rest = rest[0], rest[1:]
+                if subset not in (AGIEVAL_OPTIONS if benchmark == "agieval" else MATH_SUBJECTS):
+                    return None
+            if family == "non_greedy":
+                return ScoreTask(benchmark, family, subset, 0) if not rest else None
+            if len(rest) != 1:
+                return None
+            label = rest[0]
+            if family == "prompt" and label.startswith("template_") and label[9:].isdigit():
+                v = int(label[9:])
+                return ScoreTask(benchmark, family, subset, v) if v < N_PROMPT_TEMPLATES else None
+            if family == "option_order" and label.startswith("position_") and len(label) == 10 and label[9] in LETTERS:
+                return ScoreTask(benchmark, family, subset, LETTERS.index(label[9]))
+            return None
+    return None
+
+
+def score_tasks() -> list[ScoreTask]:
+    """Every SCORE variant task, in a stable order."""
+    out = []
+    for benchmark, families in FAMILIES.items():
+        subsets = {"mmlu_pro": [""], "agieval": list(AGIEVAL_OPTIONS), "math": list(MATH_SUBJECTS)}[benchmark]
+        for family in families:
+            for subset in subsets:
+                if family == "prompt":
+                    n = N_PROMPT_TEMPLATES
+                elif family == "option_order":
+                    n = MMLU_PRO_OPTIONS if benchmark == "mmlu_pro" else AGIEVAL_OPTIONS[subset]
+                else:
+                    n = 1
+                out.extend(ScoreTask(benchmark, family, subset, v) for v in range(n))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Prompt function: dataset row -> the Doc of one variant
+# --------------------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """numpy / tuple values of the expanded columns as plain JSON-able Python values."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class ScorePrompt:
+    """``fn(line, task_name) -> Doc | None`` for one :class:`ScoreTask`.
+
+    The row becomes a question (row index = lighteval's ``__index``, as in the question ids of
+    the lm-eval tasks), :func:`expand` gives the family's variants and the task's variant is
+    kept. Option-order positions beyond a question's options give None (lighteval skips it).
+    """
+
+    def __init__(self, task: ScoreTask):
+        self.task = task
+        self.__name__ = f"score_prompt_{task.benchmark}_{task.family}"  # lighteval prints it
+
+    def _question(self, row: Mapping[str, Any], index: int):
+        t = self.task
+        where = f"{t.local_folder} row {index}"
+        if t.benchmark == "mmlu_pro":
+            return mmlu_pro_question(row, where)
+        if t.benchmark == "agieval":
+            return agieval_question(row, index, t.subset, where)
+        return math_question(row, index, t.subset, math_answer_corrections(), where)
+
+    def __call__(self, line: dict, task_name: str) -> Doc | None:
+        row = {k: v for k, v in line.items() if not k.startswith("__")}
+        cols = expand([self._question(row, int(line["__index"]))], self.task.family)
+        if self.task.variant >= len(cols["variant"]):
+            return None
+        fields = {k: _plain(cols[k][self.task.variant]) for k in DOC_FIELDS}
+        return Doc(
+            query=prompt_for(fields),
+            choices=[str(fields["answer"])],
+            gold_index=0,
+            specific={SCORE_DOC_KEY: fields},
+            task_name=task_name,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Metrics: per-document SCORE records, aggregated by scorekit.score.analysis
+# --------------------------------------------------------------------------------------------
+
+
+def records_of(doc: Doc, model_response: ModelResponse) -> list[Record]:
+    """The SCORE records of one answered document (five for a non-greedy document)."""
+    fields = (doc.specific or {}).get(SCORE_DOC_KEY)
+    if fields is None:
+        raise ValueError(f"task {doc.task_name}, doc {doc.id}: not a SCORE document (doc.specific has no {SCORE_DOC_KEY!r})")
+    texts = model_response.final_text
+    if fields["family"] == "non_greedy":
+        if len(texts) < N_SAMPLES:
+            raise ValueError(f"task {doc.task_name}, doc {doc.id}: {len(texts)} samples, SCORE non-greedy needs {N_SAMPLES}")
+        return [record_for(fields, t, sample=i) for i, t in enumerate(texts[:N_SAMPLES])]
+    return [record_for(fields, texts[0] if texts else None)]
+
+
+class ScoreRecords(SamplingMetric, Preparator):
+    """Preparator: ``{key: [record dicts]}`` per document; the records also land in lighteval's
+    details files. For the non-greedy family it asks lighteval for 5 samples per document."""
+
+    def __init__(self, key: str, samples: int = 1):
+        self.key = key
+        self.samples = samples
+
+    def prepare(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, list[dict]]:
+        return {self.key: [r._asdict() for r in records_of(doc, model_response)]}
+
+    def num_samples(self) -> int:
+        return self.samples
+
+    def __str__(self) -> str:
+        return f"ScoreRecords(key={self.key!r}, samples={self.samples})"
+
+
+def _records(items: list[list[dict]], where: str) -> list[Record]:
+    return [as_record(r, where=where) for item in items for r in item]
+
+
+class VariantAccuracy(CorpusLevelComputation):
+    """Accuracy of one variant task: mean of ``correct`` (micro) or, ``macro``, the mean over
+    categories of each category's accuracy (the definition of ``N_macro_accuracy`` in
+    :mod:`scorekit.score.analysis`), plus ``unparsed_rate``."""
+
+    def __init__(self, name: str, macro: bool):
+        self.name, self.macro = name, macro
+
+    def compute_corpus(self, items: list[list[dict]]) -> dict[str, float]:
+        recs = _records(items, "SCORE variant task")
+        correct = np.fromiter((r.correct for r in recs), dtype=np.float64, count=len(recs))
+        if self.macro:
+            _, cat = np.unique(np.array([r.category for r in recs], dtype=object), return_inverse=True)
+            acc = float(np.mean(np.bincount(cat, weights=correct) / np.bincount(cat)))
+        else:
+            acc = float(correct.mean())
+        unparsed = float(np.mean([r.answer is None for r in recs]))
+        return {self.name: acc, "unparsed_rate": unparsed}
+
+    def __str__(self) -> str:
+        return f"VariantAccuracy(name={self.name!r}, macro={self.macro})"
+
+
+class FamilyMetrics(CorpusLevelComputation):
+    """Every metric of a family whose answers are all in one task (non-greedy):
+    :func:`scorekit.score.analysis.summarize` on the task's records, upstream names."""
+
+    def __init__(self, benchmark: str):
+        self.benchmark = benchmark
+
+    def compute_corpus(self, items: list[list[dict]]) -> dict[str, float]:
+        recs = _records(items, f"SCORE {self.benchmark} task")
+        return summarize(recs, macro=MACRO[self.benchmark], equal=equal_for(self.benchmark)).metrics()
+
+    def __str__(self) -> str:
+        return f"FamilyMetrics(benchmark={self.benchmark!r})"
+
+
+def score_metric(task: ScoreTask) -> CorpusLevelMetricGrouping:
+    """The one lighteval metric of a SCORE task (see the module docstring for its outputs)."""
+    macro = MACRO[task.benchmark]
+    if task.family == "non_greedy":
+        key = "non_greedy_" + ("macro_accuracy" if macro else "accuracy")
+        fn: CorpusLevelComputation = FamilyMetrics(task.benchmark)
+        samples = N_SAMPLES
+    else:
+        key = "macro_accuracy" if macro else "accuracy"
+        fn = VariantAccuracy(key, macro)
+        samples = 1
+    return CorpusLevelMetricGrouping(
+        metric_name=[key],
+        higher_is_better={key: True},
+        category=SamplingMethod.GENERATIVE,
+        sample_level_fn=ScoreRecords(key, samples),
+        corpus_level_fn={key: fn},
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Task table
+# --------------------------------------------------------------------------------------------
+
+
+def build_tasks(data_dir: str | os.PathLike[str] | None = None) -> list[LightevalTaskConfig]:
+    """lighteval task configs of every SCORE variant task.
+
+    ``data_dir`` (default: ``$SCOREKIT_SCORE_DATA_DIR``; unset = the hub datasets) replaces the
+    datasets by local folders ``<data_dir>/<benchmark>[_<subset>]/test.jsonl``; subsets without
+    such a folder are left out, with one warning listing them.
+    """
+    if data_dir is None:
+        data_dir = os.environ.get(DATA_DIR_ENV) or None
+    root = Path(data_dir).resolve() if data_dir else None
+    configs, missing = [], set()
+    for task in score_tasks():
+        if root is None:
+            repo, subset = task.hub
+        else:
+            folder = root / task.local_folder
+            if not (folder / "test.jsonl").is_file():
+                missing.add(task.local_folder)
+                continue
+            repo, subset = str(folder), "default"
+        configs.append(LightevalTaskConfig(
+            name=task.name,
+            prompt_function=ScorePrompt(task),
+            hf_repo=repo,
+            hf_subset=subset,
+            hf_avail_splits=["test"],
+            evaluation_splits=["test"],
+            few_shots_split=None,
+            few_shots_select=None,
+            metrics=[score_metric(task)],
+            generation_size=GENERATION_SIZE,
+            stop_sequence=[],
+            version=1,
+        ))
+    if root is not None and missing:
+        logger.warning("scorekit SCORE tasks: no %s/<name>/test.jsonl for %s; their tasks are not registered",
+                       root, ", ".join(sorted(missing)))
+    return configs
+
+
+TASKS_TABLE = build_tasks()

@@ -1,0 +1,233 @@
+"""lighteval output folders -> SCORE sample sets and aggregate sets.
+
+What lighteval 0.13 writes for ``--output-dir OUT --save-details``:
+``OUT/details/<model_name>/<time>/details_<task>|<fewshots>_<time>.parquet`` (columns ``doc``,
+``metric``, ``model_response``) and ``OUT/results/<model_name>/results_<time>.json``
+(``config_general``, ``results``, ...). ``<model_name>`` may contain ``/``.
+
+Details of scorekit's SCORE tasks (:mod:`scorekit.lighteval.tasks`) are read: each document
+carries its expanded SCORE fields in ``doc.specific["score"]``, and the answers are scored again
+from ``model_response.text`` with :func:`scorekit.score.scoring.record_for` (the same
+extraction as every other reader). lighteval runs each prompt template / answer position as
+its own task (``score_prompt_robustness_mmlu_pro:template_3``); the variant tasks of one
+family and subset are merged into one :class:`~scorekit.score.readers.SampleSet` under the
+lm-eval task name (``score_prompt_robustness_mmlu_pro``, ``..._agieval_aqua_rat``). When a
+variant task was run several times for a model, the newest run is used (with a note).
+
+Results JSON files (recognised by ``config_general`` and ``summary_general``) give
+:class:`~scorekit.score.readers.AggregateSet` items under the upstream metric names: a variant
+task's accuracy becomes ``<v>_macro_accuracy`` / ``per_option_accuracy_<L>``; the non-greedy
+task already reports SCORE's names. They are used only where no details exist.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from scorekit.errors import ScorekitError
+from scorekit.io import load_json
+from scorekit.score.readers import MATH_SUBJECTS, AggregateSet, ReadResult, SampleSet, TaskName, classify_task
+from scorekit.score.records import Record
+
+__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_task", "lm_eval_task_name"]
+
+_TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
+DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
+RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_MATH_SUFFIX = {subject: suffix for suffix, subject in MATH_SUBJECTS.items()}
+_AGIEVAL = ("aqua_rat", "logiqa_en", "lsat_ar", "lsat_lr", "lsat_rc", "sat_en", "sat_math")
+_FAMILIES = {"mmlu_pro": ("prompt", "option_order", "non_greedy"), "agieval": ("prompt", "option_order", "non_greedy"),
+             "math": ("prompt", "non_greedy")}
+SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
+
+
+def parse_details_name(name: str) -> tuple[str, int, str] | None:
+    """(task, fewshots, time) of a ``details_<task>|<n>_<time>.parquet`` file name."""
+    m = DETAILS_NAME.match(name)
+    return None if m is None else (m["task"], int(m["fewshot"]), m["time"])
+
+
+def parse_task(name: str) -> tuple[str, str, str, int] | None:
+    """(benchmark, family, subset, variant) of a scorekit lighteval SCORE task name, else None.
+
+    Mirrors :func:`scorekit.lighteval.tasks.parse_task_name` without importing lighteval.
+    """
+    parts = name.split("|")[0].split(":")
+    m = re.fullmatch(r"score_(prompt|option_order|non_greedy)_robustness_(mmlu_pro|agieval|math)", parts[0])
+    if m is None:
+        return None
+    family, benchmark = m.groups()
+    if family not in _FAMILIES[benchmark]:
+        return None
+    rest, subset = parts[1:], ""
+    if benchmark != "mmlu_pro":
+        if not rest or rest[0] not in (_AGIEVAL if benchmark == "agieval" else _MATH_SUFFIX):
+            return None
+        subset, rest = rest[0], rest[1:]
+    if family == "non_greedy":
+        return (benchmark, family, subset, 0) if not rest else None
+    if len(rest) != 1:
+        return None
+    label = rest[0]
+    if family == "prompt" and re.fullmatch(r"template_\d", label):
+        return benchmark, family, subset, int(label[9:])
+    if family == "option_order" and re.fullmatch(r"position_[A-Z]", label):
+        return benchmark, family, subset, _LETTERS.index(label[9])
+    return None
+
+
+def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
+    """The lm-eval task a lighteval variant task belongs to (``score_prompt_robustness_agieval_aqua_rat``)."""
+    suffix = "" if not subset else "_" + (_MATH_SUFFIX[subset] if benchmark == "math" else subset)
+    task = classify_task(f"score_{family}_robustness_{benchmark}{suffix}")
+    assert task is not None and not task.is_group, (benchmark, family, subset)
+    return task
+
+
+def _model_and_time(path: Path) -> tuple[str, str]:
+    """``OUT/details/<model...>/<time>/file`` -> (model, time); model = folders between ``details`` and time."""
+    parts = path.parts
+    time = path.parent.name
+    for i in range(len(parts) - 3, -1, -1):
+        if parts[i] == "details":
+            return "/".join(parts[i + 1:-2]) or path.parent.parent.name, time
+    return path.parent.parent.name, time
+
+
+def _records_from_table(path: Path) -> tuple[list[Record], int]:
+    """Records of one details file (scored again from the texts) and the number of rows that
+    are not scorekit SCORE documents."""
+    import pyarrow.parquet as pq
+
+    from scorekit.score.scoring import record_for
+
+    try:
+        table = pq.read_table(path, columns=["doc", "model_response"])
+    except Exception as exc:  # pyarrow raises several types for damaged files
+        raise ScorekitError(f"cannot read lighteval details parquet: {exc}", path=path) from None
+    records: list[Record] = []
+    foreign = 0
+    for i, row in enumerate(table.to_pylist()):
+        fields = ((row.get("doc") or {}).get("specific") or {}).get(SCORE_DOC_KEY)
+        if not fields:
+            foreign += 1
+            continue
+        response = row.get("model_response") or {}
+        texts = response.get("text_post_processed") or response.get("text") or []
+        where = f"row {i}"
+        try:
+            if fields["family"] == "non_greedy":
+                if len(texts) < int(fields["n_variants"]):
+                    raise ScorekitError(f"{len(texts)} samples, the non-greedy family needs {fields['n_variants']}",
+                                        path=path, where=where)
+                records.extend(record_for(fields, t, sample=s) for s, t in enumerate(texts[: int(fields["n_variants"])]))
+            else:
+                records.append(record_for(fields, texts[0] if texts else None))
+        except KeyError as exc:
+            raise ScorekitError(f"SCORE document lacks field {exc.args[0]!r}", path=path, where=where) from None
+    return records, foreign
+
+
+def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
+    from scorekit.score.analysis import variant_metric_name
+
+    data = load_json(path)
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, dict):
+        raise ScorekitError("lighteval results file without a 'results' object", path=path)
+    model = str((data.get("config_general") or {}).get("model_name") or path.parent.name)
+    m = RESULTS_NAME.match(path.name)
+    time = m["time"] if m else ""
+    merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    for key, values in results.items():
+        parsed = parse_task(key)
+        if parsed is None or not isinstance(values, dict):
+            continue
+        benchmark, family, subset, variant = parsed
+        numbers = {k: float(v) for k, v in values.items() if isinstance(v, (int, float)) and not k.endswith("_stderr")}
+        if family == "non_greedy":
+            merged[(benchmark, family, subset)].update(numbers)
+            continue
+        for acc in ("macro_accuracy", "accuracy"):
+            if acc in numbers:
+                merged[(benchmark, family, subset)][variant_metric_name(family, variant, macro=acc == "macro_accuracy")] = numbers[acc]
+    if not merged and explicit:
+        raise ScorekitError("no scorekit SCORE task in this lighteval results file", path=path)
+    return [AggregateSet(model, lm_eval_task_name(b, f, s), "lighteval", metrics, str(path), time)
+            for (b, f, s), metrics in merged.items()]
+
+
+def _is_lighteval_results(path: Path) -> bool:
+    if RESULTS_NAME.match(path.name) is None:
+        return False
+    with open(path, "rb") as fh:
+        head = fh.read(4096)
+    return b'"config_general"' in head
+
+
+class LightevalDetailsReader:
+    """Reads lighteval ``details_*.parquet`` and ``results_*.json`` files (module docstring)."""
+
+    name = "lighteval"
+
+    def claims(self, path: Path) -> bool:
+        if path.suffix == ".parquet":
+            return DETAILS_NAME.match(path.name) is not None
+        return path.suffix == ".json" and _is_lighteval_results(path)
+
+    def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
+        out = ReadResult()
+        newest: dict[tuple[str, str], tuple[str, Path]] = {}
+        superseded: dict[tuple[str, str], list[Path]] = defaultdict(list)
+        other = 0
+        for p in paths:
+            if p.suffix == ".json":
+                out.aggregates.extend(_read_results(p, p in explicit))
+                continue
+            task, _fewshot, time = parse_details_name(p.name)  # type: ignore[misc]
+            if parse_task(task) is None:
+                if p in explicit:
+                    raise ScorekitError(f"not a scorekit SCORE task (task {task!r})", path=p)
+                other += 1
+                continue
+            model, _ = _model_and_time(p)
+            key = (model, task)
+            if key in newest:
+                older, newer = sorted([newest[key], (time, p)])
+                superseded[key].append(older[1])
+                newest[key] = newer
+            else:
+                newest[key] = (time, p)
+        if other:
+            out.notes.append(f"{other} lighteval details file(s) of non-SCORE tasks were not read")
+
+        sets: dict[tuple[str, str], SampleSet] = {}
+        for (model, task), (time, p) in sorted(newest.items()):
+            benchmark, family, subset, _variant = parse_task(task)  # type: ignore[misc]
+            tname = lm_eval_task_name(benchmark, family, subset)
+            records, foreign = _records_from_table(p)
+            s = sets.get((model, tname.name))
+            if s is None:
+                s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], time, [])
+            s.records.extend(records)
+            s.sources.append(str(p))
+            s.timestamp = max(s.timestamp, time)
+            if time not in s.runs:
+                s.runs.append(time)
+            if foreign:
+                s.notes.append(f"{p}: {foreign} row(s) without SCORE fields were not read")
+            if superseded.get((model, task)):
+                s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
+                               f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
+        out.samples.extend(sets.values())
+        return out
+
+
+def reader() -> LightevalDetailsReader:
+    """The reader instance to add to :data:`scorekit.score.readers.READERS` (needs pyarrow only)."""
+    return LightevalDetailsReader()
+
