@@ -3,7 +3,7 @@
 For each model and each benchmark column the config's parts are looked up in the model's
 merged tasks (:mod:`scorekit.aggregate.results_files`), checked to be fractions in [0, 1]
 (else :class:`ScorekitError` naming the file and ``results["task"]["metric"]``), and combined
-with :meth:`Benchmark.combine`. A column with any part absent is *missing*: its score and raw
+with the vectorized form of :meth:`Benchmark.combine` (one numpy pass over all models). A column with any part absent is *missing*: its score and raw
 value are None, it is listed in :attr:`LeaderboardRow.missing`, and the average column is None
 (never an average over fewer columns).
 
@@ -18,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
-from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, TaskResult, task_base
+import numpy as np
+
+from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config, normalize_array
+from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, ResultsFile, task_base
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
@@ -53,78 +55,139 @@ class LeaderboardRow:
 class _TaskIndex:
     """Exact and few-shot-insensitive lookup of a model's task keys."""
 
-    def __init__(self, tasks: dict[str, TaskResult]):
-        self.tasks = tasks
-        self.by_base: dict[str, list[str]] = {}
-        for key in tasks:
-            base = task_base(key)
-            if base != key:
-                self.by_base.setdefault(base, []).append(key)
+    def __init__(self, model: ModelResults):
+        self.model = model
+        self._by_base: dict[str, list[str]] | None = None
 
-    def find(self, key: str) -> tuple[str, TaskResult, list[str]] | None:
-        """``(actual key, result, other matching keys)`` or None."""
-        hit = self.tasks.get(key)
+    def find(self, key: str) -> tuple[str, ResultsFile, list[str]] | None:
+        """``(actual key, file it comes from, other matching keys)`` or None."""
+        files = self.model.task_files
+        hit = files.get(key)
         if hit is not None:
             return key, hit, []
-        keys = self.by_base.get(key)
+        if self._by_base is None:  # built only when an exact lookup misses (lighteval keys)
+            self._by_base = {}
+            for k in files:
+                base = task_base(k)
+                if base != k:
+                    self._by_base.setdefault(base, []).append(k)
+        keys = self._by_base.get(key)
         if not keys:
             return None
-        best = max(keys, key=lambda k: (self.tasks[k].timestamp, self.tasks[k].source, k))
-        return best, self.tasks[best], [k for k in keys if k != best]
+        best = max(keys, key=lambda k: (files[k].timestamp, files[k].path, k))
+        return best, files[best], [k for k in keys if k != best]
+
+
+def _gather(model: ModelResults, config: NormalizationConfig, out: np.ndarray) -> tuple[dict[str, list[str]], list[str]]:
+    """Fill ``out`` (one slot per config part) with the model's raw values, NaN where absent.
+
+    Returns ``(absent parts by column, notes)``. Values used are checked to be fractions.
+    """
+    files = model.task_files
+    index: _TaskIndex | None = None
+    absent: dict[str, list[str]] = {}
+    notes: list[str] = []
+    for i, (column, key, metric) in enumerate(_flat_parts(config)):
+        rf = files.get(key)
+        actual = key
+        if rf is None:
+            if index is None:
+                index = _TaskIndex(model)
+            found = index.find(key)
+            if found is None:
+                lst = absent.setdefault(column, [])
+                if key not in lst:
+                    lst.append(key)
+                out[i] = np.nan
+                continue
+            actual, rf, others = found
+            if others:
+                notes.append(
+                    f"{key}: several runs ({', '.join(sorted([actual] + others))}); used the newest, {actual} from {rf.path}"
+                )
+        metrics = rf.tasks[actual]
+        v = metrics.get(metric, _ABSENT)
+        if v is _ABSENT:
+            absent.setdefault(column, []).append(f"{actual} -> {metric}")
+            out[i] = np.nan
+            continue
+        if type(v) is not float or not 0.0 <= v <= 1.0:  # fast path; NaN fails the comparison
+            v = check_fraction(v, path=rf.path, where=f'results["{actual}"]["{metric}"]')
+        out[i] = v
+    return absent, list(dict.fromkeys(notes))
+
+
+_ABSENT = object()
+_FLAT_CACHE: dict[int, tuple[NormalizationConfig, list[tuple[str, str, str]]]] = {}
+
+
+def _flat_parts(config: NormalizationConfig) -> list[tuple[str, str, str]]:
+    cached = _FLAT_CACHE.get(id(config))
+    if cached is None or cached[0] is not config:
+        flat = [(b.column, p.results_key, p.metric) for b in config.benchmarks for p in b.parts]
+        cached = _FLAT_CACHE[id(config)] = (config, flat)
+    return cached[1]
+
+
+def _score_matrix(config: NormalizationConfig, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(scores, raw)``, each (models, columns), from raw part values (models, parts).
+
+    Vectorized form of :meth:`Benchmark.combine`; NaN (absent) propagates to the column.
+    """
+    lowers = np.array([p.lower for b in config.benchmarks for p in b.parts])
+    normalized = normalize_array(values, lowers)
+    scores = np.empty((values.shape[0], len(config.benchmarks)))
+    raw = np.empty_like(scores)
+    start = 0
+    for j, bench in enumerate(config.benchmarks):
+        stop = start + len(bench.parts)
+        raw[:, j] = values[:, start:stop].mean(axis=1)
+        if bench.aggregation == "mean_raw":
+            scores[:, j] = normalize_array(raw[:, j], bench.parts[0].lower)
+        else:
+            scores[:, j] = normalized[:, start:stop].mean(axis=1)
+        start = stop
+    return scores, raw
+
+
+def _rows_for(models: list[ModelResults], config: NormalizationConfig) -> list[LeaderboardRow]:
+    n_parts = len(_flat_parts(config))
+    values = np.empty((len(models), n_parts))
+    gathered = [_gather(m, config, values[i]) for i, m in enumerate(models)]
+    scores, raw = _score_matrix(config, values)
+    columns = config.columns
+    average = scores.mean(axis=1) if config.average is not None else None
+    score_lists, raw_lists = scores.tolist(), raw.tolist()
+    rows = []
+    for i, (model, (absent, notes)) in enumerate(zip(models, gathered)):
+        missing = [c for c in columns if c in absent]
+        if missing:
+            s = {c: (None if c in absent else v) for c, v in zip(columns, score_lists[i])}
+            r = {c: (None if c in absent else v) for c, v in zip(columns, raw_lists[i])}
+        else:
+            s = dict(zip(columns, score_lists[i]))
+            r = dict(zip(columns, raw_lists[i]))
+        if average is not None:
+            s[config.average] = None if missing else float(average[i])  # never a mean of fewer columns
+        rows.append(
+            LeaderboardRow(
+                model=model.model,
+                scores=s,
+                raw=r,
+                missing=missing,
+                sources=list(model.sources),
+                config=config.name,
+                average_column=config.average,
+                missing_detail={c: absent[c] for c in missing},
+                notes=notes,
+            )
+        )
+    return rows
 
 
 def compute_row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     """Columns of one model under ``config`` (see module docstring)."""
-    index = _TaskIndex(model.tasks)
-    scores: dict[str, float | None] = {}
-    raw: dict[str, float | None] = {}
-    missing: list[str] = []
-    detail: dict[str, list[str]] = {}
-    notes: list[str] = []
-    for bench in config.benchmarks:
-        values: list[float] = []
-        absent: list[str] = []
-        for part in bench.parts:
-            found = index.find(part.results_key)
-            if found is None:
-                if part.results_key not in absent:
-                    absent.append(part.results_key)
-                continue
-            key, task, others = found
-            if others:
-                notes.append(
-                    f"{part.results_key}: several runs ({', '.join(sorted([key] + others))}); "
-                    f"used the newest, {key} from {task.source}"
-                )
-            if part.metric not in task.metrics:
-                absent.append(f"{key} -> {part.metric}")
-                continue
-            values.append(
-                check_fraction(task.metrics[part.metric], path=task.source, where=f'results["{key}"]["{part.metric}"]')
-            )
-        if absent:
-            scores[bench.column] = raw[bench.column] = None
-            missing.append(bench.column)
-            detail[bench.column] = absent
-        else:
-            scores[bench.column], raw[bench.column] = bench.combine(values)
-    if config.average is not None:
-        if missing:
-            scores[config.average] = None
-        else:
-            vals = [scores[b.column] for b in config.benchmarks]
-            scores[config.average] = sum(vals) / len(vals)  # type: ignore[arg-type]
-    return LeaderboardRow(
-        model=model.model,
-        scores=scores,
-        raw=raw,
-        missing=missing,
-        sources=list(model.sources),
-        config=config.name,
-        average_column=config.average,
-        missing_detail=detail,
-        notes=list(dict.fromkeys(notes)),
-    )
+    return _rows_for([model], config)[0]
 
 
 def shipped_config(name: str = DEFAULT_CONFIG) -> NormalizationConfig:
@@ -149,10 +212,11 @@ def compute_leaderboard(
 
     ``config`` is one config for every model, or a per-harness mapping (see :func:`config_for`).
     """
-    rows = []
+    groups: dict[int, tuple[NormalizationConfig, list[ModelResults]]] = {}
     for model in models:
         cfg = config if isinstance(config, NormalizationConfig) else config_for(model, config)
-        rows.append(compute_row(model, cfg))
+        groups.setdefault(id(cfg), (cfg, []))[1].append(model)
+    rows = [row for cfg, members in groups.values() for row in _rows_for(members, cfg)]
 
     def order(row: LeaderboardRow):
         avg = row.scores.get(row.average_column) if row.average_column else None

@@ -132,7 +132,7 @@ HARNESSES = ("lm-eval", "lighteval", "any")
 
 
 def load_config(path: str | os.PathLike[str]) -> NormalizationConfig:
-    """Read and validate a normalization config (YAML, parsed with ``yaml.safe_load``).
+    """Read and validate a normalization config (YAML, safe loader: no Python tags).
 
     Every problem raises :class:`ScorekitError` naming the file and the place, e.g.
     ``benchmarks[1] (BBH).subtasks.leaderboard_bbh_navigate.num_choices``.
@@ -151,7 +151,8 @@ def load_config(path: str | os.PathLike[str]) -> NormalizationConfig:
     except OSError as exc:
         raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
     try:
-        data = yaml.safe_load(text)
+        # the C-accelerated SafeLoader when libyaml is present: same safe subset, ~10x faster
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark is not None else None

@@ -34,6 +34,7 @@ about); consumers check the values they use, e.g. with
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import time
@@ -41,6 +42,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable
+
+import orjson
 
 from scorekit.errors import ScorekitError
 from scorekit.io import load_json
@@ -65,7 +68,7 @@ class ResultsFile:
     timestamp: float
     timestamp_source: str  # "file name", "date field" or "modification time"
     tasks: dict[str, dict[str, Any]]
-    n_shot: dict[str, int] = field(default_factory=dict)
+    n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
 
 
 @dataclass
@@ -88,15 +91,36 @@ class Override:
     tasks: list[str]
 
 
-@dataclass
 class ModelResults:
-    """Everything known about one model after merging its files."""
+    """Everything known about one model after merging its files.
 
-    model: str
-    tasks: dict[str, TaskResult] = field(default_factory=dict)
-    sources: list[str] = field(default_factory=list)  # oldest first
-    harnesses: set[str] = field(default_factory=set)
-    overrides: list[Override] = field(default_factory=list)
+    ``task_files`` maps each task key to the file it is taken from (the newest holding it);
+    :meth:`get` and :attr:`tasks` give :class:`TaskResult` views of it.
+    """
+
+    def __init__(self, model: str):
+        self.model = model
+        self.task_files: dict[str, ResultsFile] = {}
+        self.sources: list[str] = []  # oldest first
+        self.harnesses: set[str] = set()
+        self.overrides: list[Override] = []
+
+    def get(self, key: str) -> TaskResult | None:
+        """The metrics of task ``key`` (exact key) or None."""
+        f = self.task_files.get(key)
+        if f is None:
+            return None
+        n = f.n_shot.get(key)
+        n = n if isinstance(n, int) and not isinstance(n, bool) else None
+        return TaskResult(f.tasks[key], f.path, f.timestamp, f.harness, n)
+
+    @property
+    def tasks(self) -> dict[str, TaskResult]:
+        """All tasks as :class:`TaskResult` (built on each access; prefer :meth:`get`)."""
+        return {k: self.get(k) for k in self.task_files}  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        return f"ModelResults({self.model!r}, {len(self.task_files)} tasks, {len(self.sources)} files)"
 
 
 @dataclass
@@ -176,20 +200,14 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
     if not results:
         raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    for key, metrics in results.items():
-        if not isinstance(metrics, dict):
-            raise ScorekitError(
-                f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]'
-            )
+    if any(type(m) is not dict for m in results.values()):
+        key, metrics = next((k, m) for k, m in results.items() if not isinstance(m, dict))
+        raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
     ts, ts_source = _timestamp(path, data if harness == LM_EVAL else None)
     if harness == LM_EVAL:
         model = _lm_eval_model(data, path)
         n_shot_raw = data.get("n-shot")
-        n_shot = (
-            {k: v for k, v in n_shot_raw.items() if isinstance(v, int) and not isinstance(v, bool)}
-            if isinstance(n_shot_raw, dict)
-            else {}
-        )
+        n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
         tasks = results
     else:
         model = _lighteval_model(data, path)
@@ -225,14 +243,15 @@ def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
             mr = models[f.model] = ModelResults(f.model)
         mr.sources.append(f.path)
         mr.harnesses.add(f.harness)
-        replaced: dict[str, list[str]] = {}
-        for key, metrics in f.tasks.items():
-            old = mr.tasks.get(key)
-            if old is not None:
-                replaced.setdefault(old.source, []).append(key)
-            mr.tasks[key] = TaskResult(metrics, f.path, f.timestamp, f.harness, f.n_shot.get(key))
-        for dropped, keys in replaced.items():
-            mr.overrides.append(Override(kept=f.path, dropped=dropped, tasks=keys))
+        common = mr.task_files.keys() & f.tasks.keys() if mr.task_files else ()
+        if common:
+            replaced: dict[str, list[str]] = {}
+            for key in f.tasks:  # file order, for readable notes
+                if key in common:
+                    replaced.setdefault(mr.task_files[key].path, []).append(key)
+            for dropped, keys in replaced.items():
+                mr.overrides.append(Override(kept=f.path, dropped=dropped, tasks=keys))
+        mr.task_files.update(dict.fromkeys(f.tasks, f))
     return models
 
 
@@ -255,12 +274,29 @@ def load_results(
     skipped["other JSON files"] = []
     skipped["unparsable JSON files"] = []
     files: list[ResultsFile] = []
+    # Parsed files are large, long-lived trees of dicts; the cyclic GC would rescan them over
+    # and over while more are parsed (they hold no cycles), so it is paused while reading.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _read_all(candidates, skipped, files, on_file)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    if not files:
+        where = ", ".join(os.fspath(p) for p in paths)
+        summary = LoadedResults({}, [], skipped).skipped_summary()
+        raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else ""), path=where)
+    return LoadedResults(merge(files), files, skipped)
+
+
+def _read_all(candidates, skipped, files, on_file) -> None:
     total = len(candidates)
     for i, (path, explicit) in enumerate(candidates):
         # A malformed file is an error when it was named on the command line or is named like
         # a results file; other unparsable JSON met in a folder walk is skipped (and reported).
         try:
-            data = load_json(path)
+            data = _fast_load(path)
         except ScorekitError:
             if explicit or os.path.basename(path).startswith("results"):
                 raise
@@ -280,11 +316,16 @@ def load_results(
                 skipped["other JSON files"].append(path)
         if on_file is not None:
             on_file(i + 1, total)
-    if not files:
-        where = ", ".join(os.fspath(p) for p in paths)
-        summary = LoadedResults({}, [], skipped).skipped_summary()
-        raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else ""), path=where)
-    return LoadedResults(merge(files), files, skipped)
+
+
+def _fast_load(path: str) -> Any:
+    """orjson on the file's bytes; anything unusual (NaN literals, bad JSON, unreadable file)
+    goes through :func:`scorekit.io.load_json` for its exact error message or NaN support."""
+    try:
+        with open(path, "rb") as fh:
+            return orjson.loads(fh.read())
+    except (OSError, ValueError):
+        return load_json(path)
 
 
 def _timestamp(path: str, lm_eval_data: dict | None) -> tuple[float, str]:

@@ -9,6 +9,7 @@ so an error never leaves a partial file.
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import os
 import sys
@@ -57,6 +58,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Thousands of parsed results trees stay alive until the table is built and hold no
+    # reference cycles; the cyclic GC would only rescan them, so it is off for this command.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.results_files import load_results
     from scorekit.errors import ScorekitError
@@ -72,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     with _Progress(args.progress) as progress:
         loaded = load_results(args.paths, on_file=progress.update)
 
+    if isinstance(config, dict) and any(m.harnesses == {"lighteval"} for m in loaded.models.values()):
+        config["lighteval"] = lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)  # only when needed
     rows = lb.compute_leaderboard(loaded.models.values(), config)
     first = config if not isinstance(config, dict) else config["lm-eval"]
     columns = list(first.columns) + ([first.average] if first.average else [])
@@ -114,7 +129,7 @@ def _resolve_config(spec: str | None):
     from scorekit.resources import configs_dir
 
     if spec is None:
-        return {"lm-eval": lb.shipped_config(lb.DEFAULT_CONFIG), "lighteval": lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)}
+        return {"lm-eval": lb.shipped_config(lb.DEFAULT_CONFIG)}
     if os.path.exists(spec):
         return load_config(spec)
     name = spec if spec.endswith((".yaml", ".yml")) else spec + ".yaml"
@@ -128,10 +143,10 @@ def _resolve_config(spec: str | None):
 def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw: bool = False, digits: int = 2) -> str:
     """Text of the leaderboard in ``fmt``; JSON follows the documented shape."""
     if fmt == "json":
-        import json
+        import orjson
 
         doc = {"models": [r.to_json() for r in rows]}
-        return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
     from scorekit.tables import render as render_table
 
     header = ["Model"] + columns
