@@ -429,6 +429,11 @@ class LmEvalLogsReader:
                 other_tasks += 1
                 continue
             rf = by_run.get((p.parent, time))
+            if rf is None:  # a samples file named on its own: its run's results file names the model
+                sibling = p.parent / f"results_{time}.json"
+                if sibling.is_file():
+                    rf = _read_results(sibling, False)
+                    by_run[(p.parent, time)] = rf  # type: ignore[assignment]
             model = rf.model if rf and rf.model else None
             if model is None:
                 in_dir = models_in_dir.get(p.parent, set())

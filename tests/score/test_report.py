@@ -1,0 +1,214 @@
+"""The robustness report on real lm-eval logs (scorekit's and upstream's SCORE tasks).
+
+Expected values are worked out by hand from the scripted policies in
+report_fixtures/build_logs.py and the fixture questions (report_fixtures/data):
+MMLU-Pro question_id -> (options, gold): 70 (10, C), 71 (10, H), 72 (4, A), 73 (7, C),
+74 (10, J), 75 (5, D); categories math (70, 73), law (71, 74), physics (72, 75).
+AGIEval aqua-rat rows 0..3 with gold C, A, E, B (5 options each).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import pytest
+
+from scorekit.score.readers import read_paths
+from scorekit.score.report import build_report, render_report, report_to_json
+from tests.score.report_fixtures import build_logs
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def upstream(tmp_path_factory):
+    return build_logs.upstream_logs(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def scorekit_logs(tmp_path_factory):
+    return build_logs.scorekit_logs(tmp_path_factory)
+
+
+def _family(report, model, benchmark, family):
+    (f,) = [f for f in report.models[model][benchmark] if f.family == family]
+    return f
+
+
+def _check_mixed_prompt_mmlu(f):
+    """Prompts 0-5 and 9 correct, 6-7 say "A" (right only for q72, physics), 8 unparsed."""
+    assert f.source == "samples" and f.macro
+    assert f.n_questions == 6 and f.n_incomplete == 0
+    expected = {str(p): 1.0 for p in (0, 1, 2, 3, 4, 5, 9)} | {"6": 1 / 6, "7": 1 / 6, "8": 0.0}
+    assert f.variant_accuracy == pytest.approx(expected)  # 1/6 = macro of (0, 0, 1/2)
+    assert f.accuracy_min == 0.0 and f.accuracy_max == 1.0 and f.accuracy_range == 1.0
+    assert f.accuracy_std == pytest.approx(float(__import__("numpy").std(list(expected.values()))))
+    # 7 agreeing correct answers + 2 "A" answers per question (q72: 9 agree): (5*22 + 36) / 270
+    assert f.consistency_rate == pytest.approx(146 / 270)
+    lo, hi = f.consistency_rate_ci
+    assert lo <= f.consistency_rate <= hi and hi - lo > 0
+    assert f.unparsed_rate == pytest.approx(0.1)
+
+
+def test_prompt_family_from_upstream_logs(upstream):
+    report = build_report(read_paths([upstream["upstream"]]))
+    f = _family(report, "scripted/mixed", "mmlu_pro", "prompt")
+    assert f.layout == "upstream"
+    _check_mixed_prompt_mmlu(f)
+    # AGIEval is micro: prompts 6-7 right only for row 1 (gold A)
+    a = _family(report, "scripted/mixed", "agieval", "prompt")
+    assert not a.macro and a.variant_accuracy["6"] == pytest.approx(0.25)
+    assert a.subsets == ["aqua_rat"] and "logiqa_en" in a.missing_subsets
+    assert any("1 of 7 agieval subsets" in m for m in a.missing)
+
+
+def test_same_answers_same_report_from_scorekit_and_upstream_logs(upstream, scorekit_logs):
+    """The same scripted answers logged by upstream's tasks and by scorekit's tasks give the same
+    prompt-family numbers (one extraction, one analysis), interval included."""
+    up = _family(build_report(read_paths([upstream["upstream"]])), "scripted/mixed", "mmlu_pro", "prompt")
+    sk = _family(build_report(read_paths([scorekit_logs["scorekit"]])), "scripted/mixed", "mmlu_pro", "prompt")
+    assert sk.layout == "scorekit"
+    _check_mixed_prompt_mmlu(sk)
+    assert (sk.variant_accuracy, sk.consistency_rate, sk.consistency_rate_ci, sk.unparsed_rate) == (
+        up.variant_accuracy, up.consistency_rate, up.consistency_rate_ci, up.unparsed_rate)
+
+
+def test_option_order_always_c_is_not_consistent(upstream, scorekit_logs):
+    """Always letter C picks different content as the correct option moves. Per question with n
+    options and gold g: g == C -> all answers differ; else n-1 answers agree. Pooled:
+    (0 + 36 + 3 + 0 + 36 + 6) / (45 + 45 + 6 + 21 + 45 + 10) = 81/172."""
+    for root in (upstream["upstream"], scorekit_logs["scorekit"]):
+        report = build_report(read_paths([root]))
+        model = "scripted/always-c" if root == upstream["upstream"] else "scripted/mixed"
+        f = _family(report, model, "mmlu_pro", "option_order")
+        assert f.consistency_rate == pytest.approx(81 / 172)
+        assert f.variant_accuracy["C"] == 1.0
+        assert all(v == 0.0 for k, v in f.variant_accuracy.items() if k != "C")
+        assert set(f.variant_accuracy) == set("ABCDEFGHIJ")
+
+
+def test_results_only_upstream_option_cr_shows_the_defect_and_says_what_is_missing(upstream):
+    """Without samples the report shows upstream's own value, flags its defect, and lists what
+    cannot be known (interval, unparsed rate, overall accuracy)."""
+    (results,) = (upstream["upstream"] / "scripted__always-c").glob("results_*.json")
+    logged = json.loads(results.read_text())["results"]["score_option_order_robustness_mmlu_pro"]
+    report = build_report(read_paths([results]))
+    f = _family(report, "scripted/always-c", "mmlu_pro", "option_order")
+    assert f.source == "results" and f.layout == "upstream"
+    assert f.consistency_rate == logged["options_consistency_rate,none"]
+    assert f.consistency_rate > 81 / 172  # upstream's canonicalisation defect inflates it
+    assert f.consistency_rate_ci is None and math.isnan(f.unparsed_rate) and math.isnan(f.accuracy)
+    assert f.variant_accuracy["C"] == logged["per_option_macro_accuracy_C,none"]
+    missing = " ".join(f.missing)
+    assert "CR interval" in missing and "unparsed rate" in missing and "overall option-order accuracy" in missing
+    assert any("original letter" in n for n in f.notes)
+
+
+def test_results_only_scorekit_reports_logged_metrics(scorekit_logs):
+    (results,) = (scorekit_logs["scorekit"] / "scripted__mixed").glob("results_*.json")
+    logged = json.loads(results.read_text())["results"]
+    report = build_report(read_paths([results]))
+    f = _family(report, "scripted/mixed", "mmlu_pro", "prompt")
+    r = logged["score_prompt_robustness_mmlu_pro"]
+    assert f.source == "results" and f.layout == "scorekit" and f.n_questions == 6
+    assert f.consistency_rate == r["consistency_rate,none"]
+    assert f.consistency_rate_ci == (r["consistency_rate_ci_low,none"], r["consistency_rate_ci_high,none"])
+    assert f.unparsed_rate == r["unparsed_rate,none"]
+    assert f.accuracy_std == pytest.approx(r["accuracy_std,none"])
+    ng = _family(report, "scripted/mixed", "agieval", "non_greedy")
+    assert ng.accuracy == logged["non_greedy_robustness_agieval_aqua_rat"]["non_greedy_accuracy,none"]
+    assert ng.missing == [next(m for m in ng.missing if "subsets" in m)]  # only the subset coverage
+
+
+def test_recomputed_samples_match_scorekit_results(scorekit_logs):
+    """Samples recomputation and the run's own aggregation agree for every family."""
+    (results,) = (scorekit_logs["scorekit"] / "scripted__mixed").glob("results_*.json")
+    logged = json.loads(results.read_text())["results"]
+    report = build_report(read_paths([scorekit_logs["scorekit"]]))
+    cr_key = {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
+              "non_greedy": "non_greedy_consistency_rate"}
+    for f in report.families():
+        assert f.source == "samples"
+        task = f.tasks[0]
+        assert f.consistency_rate == pytest.approx(logged[task][cr_key[f.family] + ",none"])
+        assert f.consistency_rate_ci == pytest.approx(
+            (logged[task][cr_key[f.family] + "_ci_low,none"], logged[task][cr_key[f.family] + "_ci_high,none"]))
+        assert f.unparsed_rate == pytest.approx(logged[task]["unparsed_rate,none"])
+
+
+def test_non_greedy_five_seeds(upstream):
+    report = build_report(read_paths([upstream["upstream_ng"]]))
+    f = _family(report, "scripted/sampler", "mmlu_pro", "non_greedy")
+    assert f.runs == [f"seed {s}" for s in range(1, 6)]
+    assert f.n_questions == 6 and f.consistency_rate == pytest.approx(28 / 60)
+    # every seed answers 2 of 6 questions with "B" (never the gold): macro accuracy 2/3 each run
+    assert f.accuracy == pytest.approx(2 / 3)
+    assert report.missing_families[("scripted/sampler", "mmlu_pro")] == ["prompt", "option_order"]
+
+
+def test_non_greedy_with_missing_runs_is_said(upstream, tmp_path):
+    import shutil
+
+    for seed in (1, 2, 3):
+        shutil.copytree(upstream["upstream_ng"] / f"seed_{seed}", tmp_path / f"seed_{seed}")
+    report = build_report(read_paths([tmp_path]))
+    f = _family(report, "scripted/sampler", "mmlu_pro", "non_greedy")
+    assert f.runs == ["seed 1", "seed 2", "seed 3"]
+    assert any("3 non-greedy runs found" in n for n in f.notes)
+    # one run only: CR undefined, said
+    report = build_report(read_paths([tmp_path / "seed_1"]))
+    f = _family(report, "scripted/sampler", "mmlu_pro", "non_greedy")
+    assert math.isnan(f.consistency_rate)
+    assert any("only 1 non-greedy run" in n for n in f.notes)
+
+
+def test_upstream_non_greedy_results_only(upstream, tmp_path):
+    """Only the five runs' results files (no samples): accuracy known, CR said to be missing."""
+    import shutil
+
+    for p in upstream["upstream_ng"].rglob("results_*.json"):
+        dst = tmp_path / p.relative_to(upstream["upstream_ng"])
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(p, dst)
+    report = build_report(read_paths([tmp_path]))
+    f = _family(report, "scripted/sampler", "mmlu_pro", "non_greedy")
+    assert f.source == "results" and len(f.runs) == 5
+    assert f.accuracy == pytest.approx(2 / 3, abs=1e-4)  # upstream rounds to 4 decimals
+    assert math.isnan(f.consistency_rate)
+    assert any("non-greedy CR" in m for m in f.missing)
+
+
+def test_missing_benchmarks_listed(upstream, scorekit_logs):
+    report = build_report(read_paths([upstream["upstream_ng"] / "seed_1" / "scripted__sampler",
+                                      scorekit_logs["scorekit"]]))
+    assert report.missing_benchmarks == {"scripted/mixed": [], "scripted/sampler": []}
+    only_mmlu = [p for p in (scorekit_logs["scorekit"] / "scripted__mixed").iterdir() if "mmlu_pro" in p.name]
+    report = build_report(read_paths([*only_mmlu, upstream["upstream_ng"] / "seed_1" / "scripted__sampler"]))
+    assert report.missing_benchmarks["scripted/mixed"] == ["agieval"]
+    text = render_report(report, "table")
+    assert "scripted/mixed: no logs for benchmark(s) agieval" in text
+
+
+def test_formats(scorekit_logs):
+    report = build_report(read_paths([scorekit_logs["scorekit"]]))
+    data = json.loads(render_report(report, "json"))
+    assert data == json.loads(json.dumps(report_to_json(report)))
+    (model,) = data["models"]
+    assert model["model"] == "scripted/mixed"
+    fams = {(b["benchmark"], f["family"]): f for b in model["benchmarks"] for f in b["families"]}
+    assert set(fams) == {(b, f) for b in ("mmlu_pro", "agieval") for f in ("prompt", "option_order", "non_greedy")}
+    assert fams[("mmlu_pro", "prompt")]["consistency_rate"] == pytest.approx(146 / 270)
+    assert len(fams[("mmlu_pro", "prompt")]["consistency_rate_ci"]) == 2
+    rows = list(csv.DictReader(io.StringIO(render_report(report, "csv"))))
+    cr = [r for r in rows if r["benchmark"] == "mmlu_pro" and r["family"] == "prompt" and r["metric"] == "consistency_rate"]
+    assert float(cr[0]["value"]) == pytest.approx(146 / 270)
+    assert {r["metric"] for r in rows if r["family"] == "option_order"} >= {f"position_{x}_accuracy" for x in "ABCDE"}
+    md = render_report(report, "markdown")
+    assert "### SCORE robustness" in md and "### Accuracy per prompt" in md and "### Accuracy per answer position" in md
+    table = render_report(report, "table")
+    assert "SCORE robustness" in table and "0.54" in table
+    with pytest.raises(ValueError):
+        render_report(report, "xml")
