@@ -1,0 +1,125 @@
+"""PNG plots of a SCORE robustness report (the JSON of ``scorekit robustness --format json``).
+
+Needs matplotlib (the ``plots`` extra); it is imported inside each function, with the
+non-interactive Agg backend, so importing this module costs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from scorekit.io import atomic_path
+
+BENCH_LABEL = {"mmlu_pro": "MMLU-Pro", "agieval": "AGIEval", "math": "MATH"}
+FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _families(report: dict[str, Any], family: str):
+    """Yield (label, family dict) for one family across models and benchmarks."""
+    several_models = len(report["models"]) > 1
+    for model in report["models"]:
+        for bench in model["benchmarks"]:
+            for fam in bench["families"]:
+                if fam["family"] == family and fam.get("variant_accuracy"):
+                    label = BENCH_LABEL.get(bench["benchmark"], bench["benchmark"])
+                    if several_models:
+                        label = f"{model['model']} · {label}"
+                    yield label, fam
+
+
+def _save(fig, path: Path) -> Path:
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+    _pyplot().close(fig)
+    return path
+
+
+def plot_variant_accuracy(report: dict[str, Any], family: str, path: str | Path) -> Path | None:
+    """Grouped bars of accuracy per variant (prompt template or answer position); None if the
+    report has no such family."""
+    rows = list(_families(report, family))
+    if not rows:
+        return None
+    plt = _pyplot()
+    variants: list[str] = []
+    for _, fam in rows:
+        for key in fam["variant_accuracy"]:
+            if key not in variants:
+                variants.append(key)
+    width = 0.8 / len(rows)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(variants) * max(1, len(rows)) / 2 + 3), 4))
+    for i, (label, fam) in enumerate(rows):
+        xs = [j + (i - (len(rows) - 1) / 2) * width for j in range(len(variants))]
+        ys = [_num(fam["variant_accuracy"].get(v)) for v in variants]
+        ax.bar(xs, ys, width=width, label=f"{label} (mean {_num(fam.get('accuracy')):.2f})")
+    ax.set_xticks(range(len(variants)))
+    ax.set_xticklabels([f"P{v}" if family == "prompt" else v for v in variants])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("accuracy")
+    ax.set_xlabel("prompt template" if family == "prompt" else "position of the correct option")
+    ax.set_title(f"SCORE {FAMILY_LABEL.get(family, family)} robustness: accuracy per "
+                 + ("prompt" if family == "prompt" else "answer position"))
+    ax.legend(fontsize=8, loc="upper right")
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, Path(path))
+
+
+def plot_consistency(report: dict[str, Any], path: str | Path) -> Path | None:
+    """Horizontal bars of every consistency rate with its bootstrap interval."""
+    labels, values, lows, highs = [], [], [], []
+    several_models = len(report["models"]) > 1
+    for model in report["models"]:
+        for bench in model["benchmarks"]:
+            for fam in bench["families"]:
+                cr = _num(fam.get("consistency_rate"))
+                if math.isnan(cr):
+                    continue
+                ci = fam.get("consistency_rate_ci") or [cr, cr]
+                lo, hi = _num(ci[0]), _num(ci[1])
+                label = f"{BENCH_LABEL.get(bench['benchmark'], bench['benchmark'])} · {FAMILY_LABEL.get(fam['family'], fam['family'])}"
+                if several_models:
+                    label = f"{model['model']} · {label}"
+                labels.append(label)
+                values.append(cr)
+                lows.append(cr - lo if not math.isnan(lo) else 0.0)
+                highs.append(hi - cr if not math.isnan(hi) else 0.0)
+    if not labels:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(labels) + 1.5))
+    ys = list(range(len(labels)))[::-1]
+    ax.barh(ys, values, xerr=[lows, highs], capsize=4, color="#4c72b0")
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels)
+    ax.set_xlim(0, 1)
+    level = report.get("confidence", 0.95)
+    ax.set_xlabel(f"consistency rate (bars: {level:.0%} bootstrap interval over questions)")
+    ax.set_title("SCORE consistency rates")
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, Path(path))
+
+
+def plot_report(report: dict[str, Any], out_dir: str | Path) -> list[Path]:
+    """Write every plot the report supports into ``out_dir``; return the written paths."""
+    out = Path(out_dir)
+    written = [
+        plot_variant_accuracy(report, "prompt", out / "accuracy_per_prompt.png"),
+        plot_variant_accuracy(report, "option_order", out / "accuracy_per_position.png"),
+        plot_consistency(report, out / "consistency_rates.png"),
+    ]
+    return [p for p in written if p is not None]
+
+
+def _num(value: Any) -> float:
+    return float("nan") if value is None else float(value)
