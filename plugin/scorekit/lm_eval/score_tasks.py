@@ -68,13 +68,17 @@ def _features(benchmark: str):
 
 
 def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+    import pyarrow as pa
     from datasets import Dataset
 
     source = f"SCORE {benchmark}{'/' + subset if subset else ''} {family}"
     questions = questions_from_rows(dataset.to_list() if hasattr(dataset, "to_list") else list(dataset),
                                     benchmark, subset, source=source)
     cols = expand(questions, family)
-    return Dataset.from_dict({k: cols[k] for k in DOC_FIELDS}, features=_features(benchmark))
+    features = _features(benchmark)
+    # pyarrow converts the columns ~10x faster than Dataset.from_dict (measured: 0.3 s vs 3.4 s
+    # for 120k MMLU-Pro documents)
+    return Dataset(pa.table({k: cols[k] for k in DOC_FIELDS}, schema=features.arrow_schema))
 
 
 def process_docs_name(benchmark: str, family: str, subset: str = "") -> str:

@@ -136,6 +136,14 @@ def _grouped_mean(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.n
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
+def _factorize(values: list[Any]) -> tuple[list[Any], np.ndarray]:
+    """(distinct values in order of appearance, int code per value); a dict pass, much faster
+    than ``np.unique`` on object arrays of strings."""
+    table: dict[Any, int] = {}
+    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values))
+    return list(table), codes
+
+
 def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> float:
     if correct.size == 0:
         return _NAN
@@ -169,7 +177,8 @@ def summarize(
     family = families.pop() if families else "prompt"
 
     n = len(recs)
-    q_names, q_idx = np.unique(np.array([r.question_id for r in recs], dtype=object), return_inverse=True) if n else (np.array([], dtype=object), np.array([], dtype=np.int64))
+    q_list, q_idx = _factorize([r.question_id for r in recs])
+    q_names = np.array(q_list, dtype=object)
     variant = np.fromiter((r.variant for r in recs), dtype=np.int64, count=n)
     nvar = np.fromiter((r.n_variants for r in recs), dtype=np.int64, count=n)
     correct = np.fromiter((bool(r.correct) for r in recs), dtype=bool, count=n)
@@ -206,8 +215,7 @@ def summarize(
     keep = complete_q[q_idx] if n else np.zeros(0, dtype=bool)
     idx = np.flatnonzero(keep)
 
-    cat_names, cat_idx = (np.unique(np.array([recs[i].category for i in idx], dtype=object), return_inverse=True)
-                          if idx.size else (np.array([], dtype=object), np.array([], dtype=np.int64)))
+    cat_names, cat_idx = _factorize([recs[i].category for i in idx])
     n_cat = len(cat_names)
     c_keep, v_keep, p_keep = correct[idx].astype(np.float64), variant[idx], parsed[idx]
 
