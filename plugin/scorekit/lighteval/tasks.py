@@ -77,9 +77,10 @@ from scorekit.score.variants import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "ScoreTask", "build_tasks", "score_tasks", "task_name", "parse_task_name"]
+__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "ScoreTask", "build_tasks", "score_tasks", "task_name", "parse_task_name"]
 
 DATA_DIR_ENV = "SCOREKIT_SCORE_DATA_DIR"
+GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
 LETTERS = string.ascii_uppercase
 GENERATION_SIZE = 1024  # SCORE's max_gen_toks
 MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
@@ -333,15 +334,23 @@ def score_metric(task: ScoreTask) -> CorpusLevelMetricGrouping:
 # --------------------------------------------------------------------------------------------
 
 
-def build_tasks(data_dir: str | os.PathLike[str] | None = None) -> list[LightevalTaskConfig]:
+def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size: int | None = None) -> list[LightevalTaskConfig]:
     """lighteval task configs of every SCORE variant task.
 
     ``data_dir`` (default: ``$SCOREKIT_SCORE_DATA_DIR``; unset = the hub datasets) replaces the
     datasets by local folders ``<data_dir>/<benchmark>[_<subset>]/test.jsonl``; subsets without
-    such a folder are left out, with one warning listing them.
+    such a folder are left out, with one warning listing them. ``generation_size`` (default:
+    ``$SCOREKIT_SCORE_GENERATION_SIZE``, else SCORE's 1024) is the token budget per answer;
+    lighteval's ``accelerate`` backend ignores ``max_new_tokens`` in the model arguments when a
+    task sets one, so this is the way to shorten generations (smoke tests, tiny models).
     """
     if data_dir is None:
         data_dir = os.environ.get(DATA_DIR_ENV) or None
+    if generation_size is None:
+        raw = os.environ.get(GENERATION_SIZE_ENV, "").strip()
+        if raw and (not raw.isdigit() or int(raw) < 1):
+            raise ValueError(f"{GENERATION_SIZE_ENV} must be a positive integer, got {raw!r}")
+        generation_size = int(raw) if raw else GENERATION_SIZE
     root = Path(data_dir).resolve() if data_dir else None
     configs, missing = [], set()
     for task in score_tasks():
@@ -363,7 +372,7 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None) -> list[Lighteva
             few_shots_split=None,
             few_shots_select=None,
             metrics=[score_metric(task)],
-            generation_size=GENERATION_SIZE,
+            generation_size=generation_size,
             stop_sequence=[],
             version=1,
         ))
