@@ -28,7 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model-args", default=None, help="lm-eval model_args, e.g. pretrained=HuggingFaceTB/SmolLM2-360M-Instruct")
     p.add_argument("--output-dir", "-o", default=DEFAULT_OUT, help=f"output folder (default: ./{DEFAULT_OUT})")
     p.add_argument("--questions", type=int, default=None, help="use only the first N questions of each bundled file")
-    p.add_argument("--max-gen-toks", type=int, default=128, help="generation length per answer (default: 128)")
+    p.add_argument("--max-gen-toks", type=int, default=64, help="generation length per answer (default: 64, to fit 10 CPU minutes)")
     p.add_argument("--batch-size", default="16", help="lm-eval batch size (default: 16)")
     p.add_argument("--device", default="cpu", help="torch device for hf models (default: cpu)")
     p.add_argument("--seed", type=int, default=1234, help="seed for sampling and lm-eval (default: 1234)")
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = pipeline.prepare_output_dir(Path(args.output_dir))
     started = time.perf_counter()
-    console.print(f"[bold]scorekit demo[/]: model {choice.label}; output folder {out.resolve()}")
+    console.print(f"[bold]scorekit demo[/]: model {choice.label or (choice.name + ' ' + choice.args).strip()}; output folder {out.resolve()}")
     console.print(f"[1/4] running {len(pipeline.DEMO_TASKS)} SCORE tasks through lm-eval "
                   f"(prompt, option order, non-greedy; up to {args.max_gen_toks} tokens per answer) ...")
     _quiet_harness_logs()

@@ -24,7 +24,7 @@ class ModelChoice:
 
     name: str  # lm-eval model type: "hf", "dummy", ...
     args: str  # lm-eval model_args string
-    label: str  # how the report names the model
+    label: str | None  # how the logs and the report name the model (None: lm-eval's own name)
     chat_template: bool  # apply the tokenizer's chat template (instruct models)
 
 
@@ -61,12 +61,7 @@ def resolve_model(model: str | None, model_args: str | None, *, chat_template: b
         args = f"pretrained={gguf_path.parent},gguf_file={gguf_path.name},dtype=float32"
         if model_args:
             args += "," + model_args
-        return ModelChoice("hf", args, "SmolLM2-135M-Instruct (Q4_1 GGUF)", True if chat_template is None else chat_template)
+        return ModelChoice("hf", args, "SmolLM2-135M-Instruct-Q4_1", True if chat_template is None else chat_template)
     if model == "dummy":
         return ModelChoice("dummy", model_args or "", "dummy", False if chat_template is None else chat_template)
-    label = model
-    for part in (model_args or "").split(","):
-        key, _, value = part.partition("=")
-        if key.strip() == "pretrained" and value:
-            label = value.strip()
-    return ModelChoice(model, model_args or "", label, bool(chat_template))
+    return ModelChoice(model, model_args or "", None, bool(chat_template))

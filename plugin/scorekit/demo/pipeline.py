@@ -111,6 +111,13 @@ def run_harness(
     if results is None:  # pragma: no cover - only on non-zero ranks of a distributed run
         raise ScorekitError("lm-eval returned no results", where="demo")
     samples = results.pop("samples")
+    if model.label:
+        # lm-eval names the run after model_args (a long site-packages path for the GGUF
+        # model, a random id for dummy); the logs and the report use the readable label.
+        from lm_eval.utils import sanitize_model_name
+
+        tracker.general_config_tracker.model_name = model.label
+        tracker.general_config_tracker.model_name_sanitized = sanitize_model_name(model.label)
     tracker.save_results_aggregated(results=results, samples=samples)
     for task_name in results["configs"]:
         tracker.save_results_samples(task_name=task_name, samples=samples[task_name])

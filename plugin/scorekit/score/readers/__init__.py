@@ -164,9 +164,12 @@ class Reader(Protocol):
 
 
 def _default_readers() -> list[Reader]:
+    # The lighteval reader claims only its own details parquet and results JSON; the lm-eval
+    # reader claims every other JSON, so lighteval's must be asked first.
+    from scorekit.score.readers.lighteval_details import LightevalDetailsReader
     from scorekit.score.readers.lm_eval_logs import LmEvalLogsReader
 
-    return [LmEvalLogsReader()]
+    return [LightevalDetailsReader(), LmEvalLogsReader()]
 
 
 READERS: list[Reader] = []
