@@ -120,6 +120,9 @@ def test_weighted_mean_no_score():
     assert math.isnan(weighted_mean([], []))
     # strict: a counted entry without a score gives no score; weight 0 entries do not matter
     assert math.isnan(weighted_mean([0.2, NAN], [1, 1], strict=True))
+    # a subnormal weight must not underflow w*s to 0 (found by hypothesis)
+    assert weighted_mean([0.5], [5e-324]) == 0.5
+    assert weighted_mean([0.5, 1.0], [5e-324, 5e-324]) == 0.75
     assert weighted_mean([0.2, NAN], [1, 0], strict=True) == 0.2
     with pytest.raises(ValueError):
         weighted_mean([0.1, 0.2], [1, -1])

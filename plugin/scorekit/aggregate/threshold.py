@@ -71,8 +71,12 @@ def weighted_mean(
     if (w < 0).any() or np.isnan(w).any():
         raise ValueError("weights must be non-negative numbers")
     counted = (w > 0) & ~np.isnan(s)
-    total = np.where(counted, w, 0.0).sum(axis=axis)
-    weighted = np.where(counted, w * np.nan_to_num(s), 0.0).sum(axis=axis)
+    # Scale weights by their largest counted value first: the mean is scale-invariant, and a
+    # tiny (even subnormal) weight must not underflow w*s to 0.
+    top = np.where(counted, w, 0.0).max(axis=axis, keepdims=True, initial=0.0)
+    scaled = np.where(counted, w / np.where(top > 0, top, 1.0), 0.0)
+    total = scaled.sum(axis=axis)
+    weighted = np.where(counted, scaled * np.nan_to_num(s), 0.0).sum(axis=axis)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = np.where(total > 0, weighted / np.where(total > 0, total, 1.0), np.nan)
     if strict:
