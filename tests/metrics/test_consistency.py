@@ -108,6 +108,75 @@ def test_many_distinct_answers_use_the_sparse_path():
     assert consistency_rate(groups) == pytest.approx(_naive(groups), abs=1e-15)
 
 
+def test_more_than_256_distinct_answers_switch_to_wide_codes():
+    # the byte-coded pass overflows after 256 codes and is redone with int64 codes
+    groups = [[i, i, i + 1] for i in range(0, 600, 2)] + [["x", None, "x", None]]
+    agree, total = consistency_counts(groups)
+    assert agree.tolist() == [1] * 300 + [1] and total.tolist() == [3] * 300 + [6]
+
+
+class _Touchy:
+    def __init__(self, error):
+        self.error = error
+
+    def __hash__(self):
+        return 1
+
+    def __eq__(self, other):
+        raise self.error
+
+
+def test_errors_from_answer_comparisons_are_not_swallowed():
+    with pytest.raises(ZeroDivisionError):
+        consistency_counts([[_Touchy(ZeroDivisionError()), _Touchy(ZeroDivisionError())]])
+    with pytest.raises(ValueError, match="mine"):
+        consistency_counts([[_Touchy(ValueError("mine")), _Touchy(ValueError("mine"))]])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.one_of(st.none(), st.integers(0, 5)), max_size=9), min_size=1, max_size=40),
+       st.integers(1, 64))
+def test_block_boundaries_do_not_change_counts(groups, block):
+    from scorekit.metrics import consistency as module
+
+    padded = [(g + [None] * 9)[:9] for g in groups]  # equal-size groups take the reshape path
+    saved = module._BLOCK
+    module._BLOCK = block  # tiny blocks: many block boundaries
+    try:
+        agree, _ = consistency_counts(groups)
+        agree_padded, _ = consistency_counts(padded)
+    finally:
+        module._BLOCK = saved
+    assert agree.tolist() == [_naive_agree(g) for g in groups]
+    assert agree_padded.tolist() == [_naive_agree(g) for g in padded]
+
+
+def _naive_agree(g):
+    return sum(1 for i in range(len(g)) for j in range(i + 1, len(g)) if g[i] is not None and g[i] == g[j])
+
+
+def test_equal_size_groups_and_2d_arrays_match_lists():
+    rng = np.random.default_rng(8)
+    ints = rng.integers(0, 5, (500, 7))
+    expected = consistency_counts([list(map(int, row)) for row in ints])
+    for arr in (ints, ints.astype(np.uint8), ints.astype(float), ints.astype(str), ints.astype(bytes), ints > 2):
+        ref = consistency_counts([[x for x in row] for row in arr.tolist()])
+        got = consistency_counts(arr)
+        assert got[0].tolist() == ref[0].tolist() and got[1].tolist() == ref[1].tolist()
+    assert consistency_counts(ints)[0].tolist() == expected[0].tolist()
+    obj = ints.astype(object)
+    obj[0, :3] = None
+    assert consistency_counts(obj)[0].tolist() == consistency_counts(obj.tolist())[0].tolist()
+    assert consistency_counts(np.empty((3, 0)))[1].tolist() == [0, 0, 0]
+
+
+def test_nan_in_a_float_array_agrees_with_nothing():
+    arr = np.array([[1.0, np.nan, np.nan, 1.0], [np.nan, np.nan, 2.0, 2.0], [-0.0, 0.0, 3.0, np.nan]])
+    agree, total = consistency_counts(arr)
+    assert agree.tolist() == [1, 1, 1] and total.tolist() == [6, 6, 6]
+    assert agree.tolist() == consistency_counts(arr.tolist())[0].tolist()  # distinct NaN objects after tolist()
+
+
 def test_interval_contains_point_estimate_and_is_deterministic():
     rng = np.random.default_rng(0)
     groups = rng.choice(list("AAB"), (300, 5)).tolist()
@@ -122,16 +191,34 @@ def test_interval_contains_point_estimate_and_is_deterministic():
 
 
 def test_interval_matches_a_plain_loop_bootstrap():
+    # independent re-computation: one rng.integers draw of Q' indices per resample, in order
     rng = np.random.default_rng(5)
-    groups = [rng.choice(list("AB"), rng.integers(2, 6)).tolist() for _ in range(40)]
+    groups = [rng.choice(list("AB"), rng.integers(2, 6)).tolist() for _ in range(40)] + [["A"], []]
     agree, total = consistency_counts(groups)
-    gen = np.random.default_rng(11)
-    stats = []
-    for _ in range(200):
-        w = gen.multinomial(40, np.full(40, 1 / 40))
-        stats.append((w * agree).sum() / (w * total).sum())
-    expected = tuple(np.quantile(stats, [0.05, 0.95]))
-    assert consistency_rate_interval(groups, confidence=0.9, n_resamples=200, seed=11) == pytest.approx(expected)
+    agree, total = agree[:40], total[:40]
+    for pooled in (True, False):
+        gen = np.random.default_rng(11)
+        stats = []
+        for _ in range(200):
+            idx = gen.integers(0, 40, size=40)
+            if pooled:
+                stats.append(sum(agree[i] for i in idx) / sum(total[i] for i in idx))
+            else:
+                stats.append(sum(agree[i] / total[i] for i in idx) / 40)
+        expected = tuple(np.quantile(stats, [0.05, 0.95]))
+        got = consistency_rate_interval(groups, pooled=pooled, confidence=0.9, n_resamples=200, seed=11)
+        assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_interval_does_not_depend_on_internal_chunking():
+    # 3,000 questions x 2,000 resamples is drawn in several chunks; the same draws in one go agree
+    rng = np.random.default_rng(4)
+    groups = rng.choice(list("AAB"), (3000, 4)).tolist()
+    agree, total = consistency_counts(groups)
+    idx = np.random.default_rng(7).integers(0, 3000, size=(2000, 3000))
+    stats = agree[idx].sum(axis=1) / total[idx].sum(axis=1)
+    expected = tuple(np.quantile(stats, [0.025, 0.975]))
+    assert consistency_rate_interval(groups, seed=7) == pytest.approx(expected, rel=1e-12)
 
 
 def test_interval_argument_checks():

@@ -9,7 +9,8 @@ takes part in the pair count C(|Y_k|, 2) but agrees with nothing (not even anoth
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
+from collections import defaultdict
+from itertools import chain, count
 from typing import Any
 
 import numpy as np
@@ -20,48 +21,95 @@ __all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval"
 
 Equal = Callable[[Any, Any], bool]
 
+_BLOCK = 1 << 15  # (question x code) grid cells counted per block: 256 KB of int64
+
 
 def _pairs(m: np.ndarray) -> np.ndarray:
     return m * (m - 1) // 2
 
 
-def _agree_hashable(groups: list[Sequence[Any]], lengths: np.ndarray) -> np.ndarray | None:
-    """Agreeing pairs per question for hashable answers, vectorized across questions.
+def _codes(groups: list[Sequence[Any]], n: int) -> tuple[np.ndarray, int, int] | None:
+    """A small integer code per answer (flattened in order), the number of codes and the code
+    of ``None`` (-1 if absent); None when some answer is unhashable.
 
-    Each distinct answer gets a small integer code (one dict lookup per answer, done by ``map``
-    at C speed); then (question, code) cells are counted with ``bincount`` (or ``np.unique``
-    when the cell grid would be large) and sum C(m, 2) is taken per question. Returns None
-    when some answer is unhashable (the caller falls back to ``==`` scans).
+    One pass at C speed: a ``defaultdict`` whose factory hands out the next integer gives each
+    new answer a code as it is first seen (dict-key semantics: hash and ``==``). Codes are
+    collected as bytes while there are at most 256 of them, else in an int64 array.
     """
-    flat = list(chain.from_iterable(groups))
+    table: defaultdict[Any, int] = defaultdict(count().__next__)
+    lookup = table.__getitem__
     try:
-        distinct = set(flat)
+        try:
+            codes = np.frombuffer(bytearray(map(lookup, chain.from_iterable(groups))), dtype=np.uint8)
+        except ValueError:
+            if len(table) <= 256:  # not bytearray's range check: someone's __eq__/__hash__ raised
+                raise
+            # the codes handed out so far stay valid; redo the pass into int64
+            codes = np.fromiter(map(lookup, chain.from_iterable(groups)), dtype=np.int64, count=n)
     except TypeError:
         return None
-    distinct.discard(None)
-    table: dict[Any, int] = {value: code for code, value in enumerate(distinct)}
-    n_codes = len(table) + 1
-    table[None] = len(table)  # a code of its own, dropped before counting
-    none_code = n_codes - 1
-    if n_codes <= 256:
-        codes = np.frombuffer(bytes(map(table.__getitem__, flat)), dtype=np.uint8)
+    return codes, len(table), table.get(None, -1)
+
+
+def _agree_from_codes(codes: np.ndarray, n_codes: int, none_code: int, lengths: np.ndarray) -> np.ndarray:
+    """Agreeing pairs per question from flat answer codes: count (question, code) cells, then
+    sum C(m, 2) per question over the codes other than ``none_code``.
+
+    Cells are counted with ``bincount`` on a dense (question x code) grid, or ``np.unique`` when
+    that grid would be large. With equal group sizes the question offsets are broadcast over a
+    (Q, L) view instead of repeated.
+    """
+    n_q = len(lengths)
+    if n_q == 0 or len(codes) == 0:
+        return np.zeros(n_q, dtype=np.int64)
+    size = int(lengths[0])
+    equal_sizes = len(codes) == n_q * size and bool((lengths == size).all())
+    if n_q * n_codes <= max(4 * len(codes), 1 << 16):
+        # sum_c C(m_c, 2) = (sum_c m_c^2 - sum_c m_c) / 2 over the parsed codes, on a dense
+        # (question x code) grid built for a block of questions at a time: small temporaries
+        # are reused by the allocator, where one big grid costs a page fault per 4 KB
+        rows = max(1, _BLOCK // max(n_codes, -(-len(codes) // n_q)))
+        offsets = np.arange(0, min(rows, n_q) * n_codes, n_codes, dtype=np.int64)
+        starts = None if equal_sizes else np.concatenate(([0], np.cumsum(lengths)))
+        agree = np.empty(n_q, dtype=np.int64)
+        for lo in range(0, n_q, rows):
+            hi = min(lo + rows, n_q)
+            if equal_sizes:
+                keys = (codes[lo * size : hi * size].reshape(hi - lo, size) + offsets[: hi - lo, None]).ravel()
+            else:
+                keys = np.repeat(offsets[: hi - lo], lengths[lo:hi])
+                keys += codes[starts[lo] : starts[hi]]
+            cells = np.bincount(keys, minlength=(hi - lo) * n_codes).reshape(hi - lo, n_codes)
+            squares = np.einsum("ij,ij->i", cells, cells)
+            parsed = lengths[lo:hi]
+            if none_code >= 0:
+                none = cells[:, none_code]
+                squares -= none * none
+                parsed = parsed - none
+            agree[lo:hi] = (squares - parsed) >> 1
+        return agree
+    if equal_sizes:
+        question = np.arange(n_q, dtype=np.int64)[:, None]
+        keys = (question * n_codes + codes.reshape(n_q, size)).ravel()
     else:
-        codes = np.array(list(map(table.__getitem__, flat)), dtype=np.int64)
-    n_q = len(groups)
-    if n_q * n_codes <= max(4 * len(flat), 1 << 16):
-        # dense (question x code) grid: sum_c C(m_c, 2) = (sum_c m_c^2 - sum_c m_c) / 2 over parsed codes
-        keys = np.repeat(np.arange(0, n_q * n_codes, n_codes, dtype=np.int64), lengths)
-        keys += codes
-        cells = np.bincount(keys, minlength=n_q * n_codes).reshape(n_q, n_codes)
-        none = cells[:, none_code]
-        squares = np.einsum("ij,ij->i", cells, cells) - none * none
-        return (squares - (lengths - none)) >> 1
-    keys = np.repeat(np.arange(n_q, dtype=np.int64), lengths) * n_codes + codes
-    keys = keys[codes != none_code]
+        keys = np.repeat(np.arange(n_q, dtype=np.int64), lengths) * n_codes + codes
+    if none_code >= 0:
+        keys = keys[codes != none_code]
     uniq, counts = np.unique(keys, return_counts=True)
     agree = np.zeros(n_q, dtype=np.int64)
     np.add.at(agree, uniq // n_codes, _pairs(counts.astype(np.int64)))
     return agree
+
+
+def _array_codes(arr: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """Codes of a 2-D bool/int/float/string array via ``np.unique``; NaN takes the ``None`` role
+    (each NaN element is its own value, equal to nothing, as after ``tolist()``)."""
+    uniq, inverse = np.unique(arr.ravel(), return_inverse=True, equal_nan=True)
+    inverse = inverse.reshape(-1).astype(np.int64, copy=False)
+    none_code = -1
+    if arr.dtype.kind == "f" and len(uniq) and np.isnan(uniq[-1]):  # NaNs sort last, collapsed into one
+        none_code = len(uniq) - 1
+    return inverse, len(uniq), none_code
 
 
 def _agree_scan(group: Sequence[Any], equal: Equal) -> int:
@@ -89,15 +137,25 @@ def consistency_counts(answer_groups: Iterable[Sequence[Any]], *, equal: Equal |
     compared as dictionary keys (hash and ``==``, so ``1 == 1.0``); unhashable answers fall back to
     ``==``. With ``equal(a, b) -> bool`` each answer joins the class of the first representative
     it equals (order of appearance), which is exact for a transitive predicate. Questions with
-    fewer than two answers give (0, 0).
+    fewer than two answers give (0, 0). A 2-D numpy array (one row per question) is accepted
+    (bool/int/float/string dtypes are coded with ``np.unique``; a float NaN, like ``None``,
+    agrees with nothing, which is also what NaN does as a dict key after ``tolist()``).
     """
+    if isinstance(answer_groups, np.ndarray) and answer_groups.ndim == 2:
+        n_q, size = answer_groups.shape
+        lengths = np.full(n_q, size, dtype=np.int64)
+        if equal is None and answer_groups.dtype.kind in "biufUS":
+            return _agree_from_codes(*_array_codes(answer_groups), lengths), _pairs(lengths)
+        answer_groups = answer_groups.tolist()  # object (or other) dtype: the elements as Python objects
     groups = as_groups(answer_groups)
     lengths = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
     total = _pairs(lengths)
     agree = None
     if equal is None:
-        agree = _agree_hashable(groups, lengths)
-        if agree is None:
+        encoded = _codes(groups, int(lengths.sum()))
+        if encoded is not None:
+            agree = _agree_from_codes(*encoded, lengths)
+        else:
             equal = _eq
     if agree is None:
         agree = np.fromiter((_agree_scan(g, equal) for g in groups), dtype=np.int64, count=len(groups))
@@ -138,11 +196,13 @@ def consistency_rate_interval(
     """Percentile bootstrap confidence interval of :func:`consistency_rate` over questions.
 
     Method: the Q' questions that have at least one pair are resampled with replacement
-    ``n_resamples`` times (multinomial counts w over Q' questions, seeded by ``seed``); each
-    resample's rate is sum(w * agree) / sum(w * total) when pooled, or sum(w * agree/total) / Q'
-    otherwise; the interval is the (1 - confidence)/2 and (1 + confidence)/2 quantiles of those
-    rates (numpy's linear interpolation). Questions without pairs play no part in either rate
-    and are not resampled. No question with a pair: (nan, nan) with a ``RuntimeWarning``.
+    ``n_resamples`` times: resample b takes the questions ``idx_b = rng.integers(0, Q', Q')`` with
+    ``rng = numpy.random.default_rng(seed)``, drawn for b = 0, 1, ... in order (the stream does
+    not depend on how the draws are chunked internally). Its rate is sum(agree[idx_b]) /
+    sum(total[idx_b]) when pooled, or mean(agree[idx_b] / total[idx_b]) otherwise; the interval
+    is the (1 - confidence)/2 and (1 + confidence)/2 quantiles of those rates (numpy's linear
+    interpolation). Questions without pairs play no part in either rate and are not resampled.
+    No question with a pair: (nan, nan) with a ``RuntimeWarning``.
     """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
@@ -160,14 +220,14 @@ def consistency_rate_interval(
     rng = np.random.default_rng(seed)
     n_resamples = int(n_resamples)
     stats = np.empty(n_resamples)
-    chunk = max(1, (1 << 22) // q)  # bound the (chunk x Q) weight matrix to ~32 MB
+    chunk = max(1, (1 << 20) // q)  # bound the (chunk x Q') index matrix to ~8 MB
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        w = rng.multinomial(q, np.full(q, 1.0 / q), size=size).astype(np.float64)
+        idx = rng.integers(0, q, size=(size, q))
         if pooled:
-            stats[start : start + size] = (w @ agree) / (w @ total)
+            stats[start : start + size] = agree[idx].sum(axis=1) / total[idx].sum(axis=1)
         else:
-            stats[start : start + size] = (w @ rate) / q
+            stats[start : start + size] = rate[idx].sum(axis=1) / q
     alpha = (1.0 - confidence) / 2.0
     lo, hi = np.quantile(stats, [alpha, 1.0 - alpha])
     return float(lo), float(hi)
