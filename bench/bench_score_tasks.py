@@ -14,6 +14,13 @@ time it lists the documents), ``doc_to_text`` (prompt rendering), ``process_resu
 extraction and scoring per document) and every metric aggregation. "Whole run" = task loading
 (dataset read) + ``simple_evaluate`` (which includes ~1.5 s of lm-eval's environment report).
 
+Each timed run starts from a full garbage collection (``gc.collect()``, not timed), so the
+garbage one run leaves cannot make a collection land in the next run's timers; with
+``--repeat R`` the implementations alternate which goes first, and the table shows each one's
+median run (by adapter time) with the min and median over the runs below it. scorekit keeps no
+state from one run to the next that could make a later run cheaper (its caches are keyed by the
+identity of that run's objects).
+
 Targets: scorekit's adapter time <= upstream's, and < 10% of the whole run.
 
     python bench/bench_score_tasks.py [--questions N] [--repeat R]
@@ -22,6 +29,7 @@ Targets: scorekit's adapter time <= upstream's, and < 10% of the whole run.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -152,6 +160,7 @@ def run_once(include_dir: Path) -> tuple[Timer, float, float, dict]:
 
     timer = Timer()
     patched = install_timers(include_dir / "task.yaml", timer)
+    gc.collect()
     try:
         t0 = time.perf_counter()
         tm = TaskManager(include_path=[str(include_dir)], include_defaults=False)
@@ -173,10 +182,11 @@ def run_once(include_dir: Path) -> tuple[Timer, float, float, dict]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--questions", type=int, default=1000, help="MMLU-Pro-shaped questions (default 1000)")
-    ap.add_argument("--repeat", type=int, default=1, help="runs per implementation; the fastest counts")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per implementation (min and median reported)")
     args = ap.parse_args()
 
     import logging
+    import statistics
 
     logging.getLogger("lm_eval").setLevel(logging.ERROR)
     import lm_eval  # noqa: F401  (import cost outside the measurement)
@@ -200,25 +210,40 @@ def main() -> int:
         run_once(inc)
     impls = includes("main", args.questions)
     print(f"{args.questions} questions x 10 prompts = {args.questions * 10} documents; "
-          f"fake LM; best of {args.repeat} run(s)\n")
-    best: dict[str, tuple[Timer, float, float, dict]] = {}
-    for _ in range(args.repeat):
-        for name, inc in impls.items():
-            res = run_once(inc)
-            if name not in best or res[0].total() + res[1] + res[2] < sum(best[name][0].seconds.values()) + best[name][1] + best[name][2]:
-                best[name] = res
+          f"fake LM; {args.repeat} run(s) per implementation, order alternating\n")
+    runs: dict[str, list[tuple[Timer, float, float, dict]]] = {name: [] for name in impls}
+    for r in range(args.repeat):
+        for name in (list(impls) if r % 2 == 0 else list(impls)[::-1]):
+            runs[name].append(run_once(impls[name]))
+
+    def adapter(run) -> float:
+        return run[0].total()
+
+    def whole(run) -> float:
+        return run[1] + run[2]
+
+    median_run = {name: sorted(rs, key=adapter)[(len(rs) - 1) // 2] for name, rs in runs.items()}
     header = f"{'':10} {'process_docs':>13} {'doc_to_text':>12} {'process_res':>12} {'aggregation':>12} {'adapter':>9} {'whole run':>10} {'share':>7}"
     print(header)
-    for name, (timer, t_load, t_eval, _) in best.items():
+    for name, run in median_run.items():
+        timer = run[0]
         calls = ", ".join(f"{k} x{v}" for k, v in timer.calls.items() if k != "doc_to_text")
         s = timer.seconds
-        whole = t_load + t_eval
         print(f"{name:10} {s['process_docs']:13.3f} {s['doc_to_text']:12.3f} {s['process_results']:12.3f} "
-              f"{s['aggregation']:12.3f} {timer.total():9.3f} {whole:10.3f} {timer.total() / whole:7.1%}   ({calls})")
-    sk, up = best["scorekit"], best["upstream"]
-    print(f"\nadapter time scorekit / upstream = {sk[0].total() / up[0].total():.3f}  (target <= 1)")
-    print(f"scorekit adapter share of its whole run = {sk[0].total() / (sk[1] + sk[2]):.1%}  (target < 10%)")
-    print(f"whole run scorekit / upstream = {(sk[1] + sk[2]) / (up[1] + up[2]):.3f}")
+              f"{s['aggregation']:12.3f} {timer.total():9.3f} {whole(run):10.3f} {timer.total() / whole(run):7.1%}   ({calls})")
+    for name, rs in runs.items():
+        ad, wh = [adapter(x) for x in rs], [whole(x) for x in rs]
+        shares = [adapter(x) / whole(x) for x in rs]
+        print(f"  {name}: adapter min {min(ad):.3f} median {statistics.median(ad):.3f} s; whole run min {min(wh):.3f} "
+              f"median {statistics.median(wh):.3f} s; share min {min(shares):.1%} median {statistics.median(shares):.1%}")
+    sk_ad = [adapter(x) for x in runs["scorekit"]]
+    up_ad = [adapter(x) for x in runs["upstream"]]
+    sk_share = [adapter(x) / whole(x) for x in runs["scorekit"]]
+    ratio_med = statistics.median(sk_ad) / statistics.median(up_ad)
+    print(f"\nadapter time scorekit / upstream = {ratio_med:.3f} (medians; mins: {min(sk_ad) / min(up_ad):.3f})  (target <= 1)")
+    print(f"scorekit adapter share of its whole run = {statistics.median(sk_share):.1%} (median; max {max(sk_share):.1%})  (target < 10%)")
+    print(f"whole run scorekit / upstream = {statistics.median(whole(x) for x in runs['scorekit']) / statistics.median(whole(x) for x in runs['upstream']):.3f} (medians)")
+    sk, up = median_run["scorekit"], median_run["upstream"]
     acc_sk = [sk[3][f"{i}_macro_accuracy,none"] for i in range(10)]
     acc_up = [up[3][f"{i}_macro_accuracy,none"] for i in range(10)]
     print(f"\nsanity: prompt-0 macro accuracy scorekit {acc_sk[0]:.4f} upstream {acc_up[0]:.4f}; "

@@ -78,7 +78,9 @@ def shown_gold_letter(doc: dict) -> str:
 def original_gold_letter(doc: dict) -> str:
     """The letter the correct option has in the dataset (ours or upstream's doc layout)."""
     if "option_map" in doc:
-        return LETTERS[doc["option_map"][doc["gold_index"]]]
+        from scorekit.score.scoring import original_index
+
+        return LETTERS[original_index(doc, doc["gold_index"])]
     return LETTERS[doc["original_answer_index"]]
 
 

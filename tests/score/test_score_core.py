@@ -86,7 +86,41 @@ def test_prompt_family_is_question_major_with_ten_templates():
     assert len(cols["question_id"]) == 40
     assert cols["question_id"][:10] == ["101"] * 10 and cols["variant"][:10] == list(range(10))
     ng = expand(qs, "non_greedy")
-    assert ng["n_variants"] == [5] * 4 and ng["variant_kind"] == ["sample"] * 4
+    assert ng["n_variants"] == [5] * 4 and "variant_kind" not in ng
+    # identity maps are stored empty: no option is reordered and the fixture's options all differ
+    assert cols["option_map"] == [[]] * 40 and cols["canonical_map"] == [[]] * 40
+
+
+def test_option_order_maps_are_compact_but_complete():
+    q = Question("q1", "mmlu_pro", "math", "Which?", ("x", "N/A", "y", "N/A "), 2, "y")
+    cols = expand([q], "option_order")
+    # position 2 already shows the gold: original order, empty map; the others swap two options
+    assert cols["option_map"] == [[2, 1, 0, 3], [0, 2, 1, 3], [], [0, 1, 3, 2]]
+    assert cols["options"][2] == list(q.options)
+    assert cols["canonical_map"] == [[0, 1, 2, 1]] * 4  # "N/A" and "N/A " are one content
+    for position in range(4):
+        compact = {k: v[position] for k, v in cols.items()}
+        full = dict(compact, option_map=swap_order(4, 2, position), canonical_map=[0, 1, 2, 1])
+        for out in ("The best answer is A", "B", "Answer: C", "**D**", "nothing"):
+            assert record_for(compact, out) == record_for(full, out), (position, out)
+
+
+def test_template_render_equals_str_format_per_option():
+    """The pre-split option pieces give exactly upstream's per-option ``str.format``."""
+    import string
+
+    from scorekit.score.templates import Template, load_templates
+
+    options = ["0", "{x}", "a\\b", "%s", "", "ten"] + [f"opt {i}" for i in range(20)]
+    templates = [t for b in ("mmlu_pro", "agieval") for ts in load_templates(b).values() for t in ts]
+    templates += [Template("{question}|{options}|{category}", "<{lower_case_letter}>{option}[{letter}]"),
+                  Template("{question}{options}", "{option!r}{letter}"), Template("{options}", "{letter}{option}{option}"),
+                  Template("{question!s:>30}|{options}{{x}}", "{letter}) {option}"), Template("{{{options}}}{question}{options}", "{option}")]
+    for t in templates:
+        for n in (0, 1, 4, 10, 26):
+            ref = "".join(t.options_format.format(letter=string.ascii_uppercase[i], lower_case_letter=string.ascii_lowercase[i],
+                                                  option=o) for i, o in enumerate(options[:n]))
+            assert t.render("Q {?}", options[:n], "law") == t.prompt.format(question="Q {?}", options=ref, category="law")
 
 
 def test_agieval_question_parsing():

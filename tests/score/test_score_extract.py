@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekit.score.extract import boxed_entries, extract_choice, extract_math_answer, math_gold_answer
 from scorekit.score.math_equiv import math_equal
@@ -54,6 +56,28 @@ CHOICE_TABLE = [
 @pytest.mark.parametrize(("output", "n_options", "expected"), CHOICE_TABLE)
 def test_extract_choice_table(output, n_options, expected):
     assert extract_choice(output, n_options) == expected
+
+
+_PIECES = ["The", "the", "best", "BEST", "Correct", "final", "Right", "answer", "Answer", "ANSWER", "answers",
+           "option", "Options", "choice", "is", "IS", "would be", "should be", ":", " ", "  ", "\n", "*", "**",
+           "_", "$", "(", ")", "[", "]", "{", "}", "'", '"', "`", ".", ",", "A", "b", "C", "d", "E", "I", "a",
+           "x", "Let's", "\\boxed{", "\\text{", "letter", "finalanswer", "rightanswer", "é", "ſ", "K"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14), st.integers(1, 10))
+def test_anchored_scan_equals_finditer(pieces, n_options):
+    """The trigger-position scan gives exactly ``finditer``'s last match (ASCII or not)."""
+    from scorekit.score import extract
+
+    text = "".join(pieces)
+    last = None
+    for last in extract._ANCHORED.finditer(text):
+        pass
+    fast = extract._last_anchored(text)
+    assert (fast is None) == (last is None)
+    if last is not None:
+        assert fast.span() == last.span() and extract._letter(fast) == next(v for v in last.groupdict().values() if v)
 
 
 def test_upstream_rule_would_fail_some_rows():

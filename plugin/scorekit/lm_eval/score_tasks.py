@@ -17,68 +17,120 @@ five records for the non-greedy family), so lm-eval's ``samples_*.jsonl`` holds 
 and ``scorekit robustness`` can recompute everything from them. Option-order per-position keys
 are emitted only by questions that have that position, so a position no question has (E for
 4-option AGIEval subsets, J for MMLU-Pro questions with fewer than 10 options) is absent rather
-than nan.
+than nan. lm-eval 0.4.13 warns when the metrics of a task hold different numbers of items, so
+every metric gets an item from every document.
+
+Speed (``bench/bench_score_tasks.py``; docs/score-tasks.md, "Performance"): lm-eval calls
+``process_docs`` about five times per task (each time it lists the documents), so the expanded
+dataset is kept per source :class:`datasets.Dataset` object (weakly, checked against its
+fingerprint, which every in-place change of a Dataset renews); the aggregations of one task
+receive the same record objects under every metric, so the summary is computed once and found
+again by identity.
 """
 
 from __future__ import annotations
 
 import math
+import operator
+import weakref
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 from scorekit.score.analysis import metric_names, summarize
-from scorekit.score.records import Record, records_from_items
+from scorekit.score.records import records_from_items
 from scorekit.score.scoring import equal_for, prompt_for, record_for
-from scorekit.score.variants import DOC_FIELDS, expand, questions_from_rows
+from scorekit.score.variants import (
+    AGIEVAL_SUBSETS,
+    BENCHMARK_FAMILIES,
+    DOC_FIELDS,
+    MATH_SUBJECTS,
+    expand,
+    questions_from_rows,
+)
 
-BENCHMARK_FAMILIES: dict[str, tuple[str, ...]] = {
-    "mmlu_pro": ("prompt", "option_order", "non_greedy"),
-    "agieval": ("prompt", "option_order", "non_greedy"),
-    "math": ("prompt", "non_greedy"),
-}
 MACRO: dict[str, bool] = {"mmlu_pro": True, "agieval": False, "math": False}
 MAX_OPTIONS: dict[str, int] = {"mmlu_pro": 10, "agieval": 5, "math": 0}
-# subset key (AGIEval subset / MATH subject as named in question ids) -> lm-eval task suffix
-AGIEVAL_SUBSETS: dict[str, str] = {s: s for s in ("aqua_rat", "logiqa_en", "lsat_ar", "lsat_lr", "lsat_rc", "sat_en", "sat_math")}
-MATH_SUBJECTS: dict[str, str] = {
-    "algebra": "algebra",
-    "counting_and_probability": "counting_and_prob",
-    "geometry": "geometry",
-    "intermediate_algebra": "intermediate_algebra",
-    "number_theory": "num_theory",
-    "prealgebra": "prealgebra",
-    "precalculus": "precalc",
-}
+# subset key -> lm-eval task suffix (MMLU-Pro: one task, no subset)
 SUBSETS: dict[str, dict[str, str]] = {"mmlu_pro": {"": ""}, "agieval": AGIEVAL_SUBSETS, "math": MATH_SUBJECTS}
 
 __all__ = ["doc_to_text", "process_results", "task_metric_names", "process_docs_name", "aggregation_name"]
 
 
-def _features(benchmark: str):
+@lru_cache(maxsize=1)
+def _features():
     from datasets import Features, Sequence, Value
 
     return Features({
         "question_id": Value("string"), "benchmark": Value("string"), "family": Value("string"),
-        "variant": Value("int64"), "variant_kind": Value("string"), "n_variants": Value("int64"),
-        "category": Value("string"), "question": Value("string"), "options": Sequence(Value("string")),
+        "variant": Value("int64"), "n_variants": Value("int64"), "category": Value("string"),
+        "question": Value("string"), "options": Sequence(Value("string")),
         "option_map": Sequence(Value("int64")), "canonical_map": Sequence(Value("int64")),
         "gold_index": Value("int64"), "gold": Value("string"), "gold_canonical": Value("int64"),
         "answer": Value("string"),
     })
 
 
-def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+# source Dataset -> {(benchmark, family, subset): (source fingerprint, expanded Dataset)}
+_DOCS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str, str], tuple[Any, Any]]] = weakref.WeakKeyDictionary()
+
+
+def _list_column(values: list[list[Any]], type_: Any) -> Any:
+    """Arrow array of a list column whose rows share list objects (as :func:`expand` makes
+    them): each distinct object is converted once, then taken per row."""
+    import pyarrow as pa
+
+    first: dict[int, int] = {}
+    distinct: list[list[Any]] = []
+    idx = []
+    for v in values:
+        j = first.get(id(v))
+        if j is None:
+            j = first[id(v)] = len(distinct)
+            distinct.append(v)
+        idx.append(j)
+    if len(distinct) == len(values):
+        return pa.array(values, type=type_)
+    return pa.array(distinct, type=type_).take(pa.array(idx, type=pa.int64()))
+
+
+def _expand_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
     import pyarrow as pa
     from datasets import Dataset
+    from datasets.fingerprint import generate_random_fingerprint
 
     source = f"SCORE {benchmark}{'/' + subset if subset else ''} {family}"
     questions = questions_from_rows(dataset.to_list() if hasattr(dataset, "to_list") else list(dataset),
                                     benchmark, subset, source=source)
     cols = expand(questions, family)
-    features = _features(benchmark)
-    # pyarrow converts the columns ~10x faster than Dataset.from_dict (measured: 0.3 s vs 3.4 s
-    # for 120k MMLU-Pro documents)
-    return Dataset(pa.table({k: cols[k] for k in DOC_FIELDS}, schema=features.arrow_schema))
+    schema = _features().arrow_schema
+    # pyarrow builds the table ~10x faster than Dataset.from_dict; an explicit fingerprint spares
+    # datasets hashing the whole table
+    arrays = [_list_column(cols[f.name], f.type) if pa.types.is_list(f.type) else pa.array(cols[f.name], type=f.type)
+              for f in schema]
+    return Dataset(pa.Table.from_arrays(arrays, schema=schema), fingerprint=generate_random_fingerprint())
+
+
+def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+    """Expanded documents of ``dataset``; the same Dataset object again while ``dataset`` is
+    alive and unchanged (lm-eval asks ~5 times per task)."""
+    key = (benchmark, family, subset)
+    fingerprint = getattr(dataset, "_fingerprint", None)
+    try:
+        per_source = _DOCS.get(dataset) if fingerprint is not None else None
+    except TypeError:  # not weak-referenceable / hashable
+        per_source = None
+    if per_source is not None:
+        hit = per_source.get(key)
+        if hit is not None and hit[0] == fingerprint:
+            return hit[1]
+    docs = _expand_docs(dataset, benchmark=benchmark, family=family, subset=subset)
+    if fingerprint is not None:
+        try:
+            _DOCS.setdefault(dataset, {})[key] = (fingerprint, docs)
+        except TypeError:
+            pass
+    return docs
 
 
 def process_docs_name(benchmark: str, family: str, subset: str = "") -> str:
@@ -96,39 +148,54 @@ def task_metric_names(benchmark: str, family: str) -> list[str]:
     return metric_names(family, macro=MACRO[benchmark], n_variants=n)
 
 
+@lru_cache(maxsize=None)
+def _doc_metric_names(benchmark: str, family: str, n_options: int) -> tuple[str, ...]:
+    """Metric keys one document of ``family`` emits (``n_options``: its options, option order)."""
+    if family != "option_order":
+        return tuple(task_metric_names(benchmark, family))
+    # MMLU-Pro (one task, 3-10 options per question): every doc emits all ten position keys,
+    # which keeps lm-eval's per-metric counts equal; a position aggregation only counts the
+    # questions that have it. AGIEval subsets have one option count each, so a doc emits its
+    # own positions and a 4-option subset has no E metric at all (rather than nan).
+    n = MAX_OPTIONS[benchmark] if benchmark == "mmlu_pro" else n_options
+    return tuple(metric_names(family, macro=MACRO[benchmark], n_variants=n))
+
+
 def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
     """Score the output(s) of one document; every metric key gets the same record item."""
-    family, benchmark = doc["family"], doc["benchmark"]
+    family = doc["family"]
     if family == "non_greedy":
         outputs = results[0]
         if isinstance(outputs, str):  # a filter other than take_first_k left one output
             outputs = [outputs]
         item: Any = [record_for(doc, out, sample=i) for i, out in enumerate(outputs)]
-        names = task_metric_names(benchmark, family)
+        names = _doc_metric_names(doc["benchmark"], family, 0)
     else:
         item = record_for(doc, results[0])
-        # MMLU-Pro (one task, 3-10 options per question): every doc emits all ten position keys,
-        # which keeps lm-eval's per-metric counts equal; a position aggregation only counts the
-        # questions that have it. AGIEval subsets have one option count each, so a doc emits its
-        # own positions and a 4-option subset has no E metric at all (rather than nan).
-        n = MAX_OPTIONS[benchmark] if benchmark == "mmlu_pro" else int(doc["n_variants"])
-        names = metric_names(family, macro=MACRO[benchmark], n_variants=n)
-    return {name: item for name in names}
+        names = _doc_metric_names(doc["benchmark"], family, int(doc["n_variants"]) if family == "option_order" else 0)
+    return dict.fromkeys(names, item)
 
 
-_CACHE: OrderedDict[tuple, dict[str, float]] = OrderedDict()
+# (benchmark, items list, metrics): the items of the last tasks aggregated (kept alive, so the
+# identity test below cannot be fooled by reused ids).
+_CACHE: OrderedDict[int, tuple[str, list[Any], dict[str, float]]] = OrderedDict()
 _CACHE_SIZE = 8
 
 
 def _task_metrics(benchmark: str, items: list[Any]) -> dict[str, float]:
-    key = (benchmark, tuple(tuple(i) if isinstance(i, list) else i for i in items))
+    """All metrics of the task whose records ``items`` are. lm-eval hands every metric of a task
+    its own list holding the same item objects, so a cached summary is found again by identity
+    of the items (the first item's id selects the candidate, then every item is compared)."""
+    key = id(items[0]) if items else 0
     hit = _CACHE.get(key)
-    if hit is not None:
+    if (hit is not None and hit[0] == benchmark and len(hit[1]) == len(items)
+            and all(map(operator.is_, hit[1], items))):
         _CACHE.move_to_end(key)
-        return hit
-    records: list[Record] = records_from_items(items, where=f"SCORE {benchmark} results")
+        return hit[2]
+    records = records_from_items(items, where=f"SCORE {benchmark} results")
     metrics = summarize(records, macro=MACRO[benchmark], equal=equal_for(benchmark)).metrics()
-    _CACHE[key] = metrics
+    _CACHE[key] = (benchmark, list(items), metrics)
+    _CACHE.move_to_end(key)
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return metrics

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import string
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,11 +136,13 @@ def _grouped_mean(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.n
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
-def _factorize(values: list[Any]) -> tuple[list[Any], np.ndarray]:
-    """(distinct values in order of appearance, int code per value); a dict pass, much faster
-    than ``np.unique`` on object arrays of strings."""
-    table: dict[Any, int] = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values))
+def _factorize(values: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
+    """(distinct values in order of appearance, int code per value); dict passes at C speed,
+    much faster than ``np.unique`` on object arrays of strings."""
+    table: dict[Any, int] = dict.fromkeys(values, 0)
+    for code, value in enumerate(table):
+        table[value] = code
+    codes = np.fromiter(map(table.__getitem__, values), dtype=np.int64, count=len(values))
     return list(table), codes
 
 
@@ -171,18 +173,20 @@ def summarize(
     from scorekit.metrics import consistency_counts, consistency_rate_interval
 
     recs = [r if isinstance(r, Record) else as_record(r) for r in records]
-    families = {r.family for r in recs}
+    n = len(recs)
+    # one transposition instead of a Python pass per field
+    qids, fams, variants, nvars, cats, answers_all, corrects = zip(*recs) if n else ((),) * 7
+    families = set(fams)
     if len(families) > 1:
         raise ScorekitError(f"records of several families given together: {sorted(families)}; summarize each family")
     family = families.pop() if families else "prompt"
 
-    n = len(recs)
-    q_list, q_idx = _factorize([r.question_id for r in recs])
+    q_list, q_idx = _factorize(qids)
     q_names = np.array(q_list, dtype=object)
-    variant = np.fromiter((r.variant for r in recs), dtype=np.int64, count=n)
-    nvar = np.fromiter((r.n_variants for r in recs), dtype=np.int64, count=n)
-    correct = np.fromiter((bool(r.correct) for r in recs), dtype=bool, count=n)
-    parsed = np.fromiter((r.answer is not None for r in recs), dtype=bool, count=n)
+    variant = np.array(variants, dtype=np.int64).reshape(n)
+    nvar = np.array(nvars, dtype=np.int64).reshape(n)
+    correct = np.array([bool(c) for c in corrects], dtype=bool).reshape(n)
+    parsed = np.array([a is not None for a in answers_all], dtype=bool).reshape(n)
     n_q = len(q_names)
 
     if n and (variant.min() < 0 or np.any(variant >= nvar)):
@@ -215,7 +219,7 @@ def summarize(
     keep = complete_q[q_idx] if n else np.zeros(0, dtype=bool)
     idx = np.flatnonzero(keep)
 
-    cat_names, cat_idx = _factorize([recs[i].category for i in idx])
+    cat_names, cat_idx = _factorize(cats if idx.size == n else [cats[i] for i in idx.tolist()])
     n_cat = len(cat_names)
     c_keep, v_keep, p_keep = correct[idx].astype(np.float64), variant[idx], parsed[idx]
 
@@ -231,7 +235,7 @@ def summarize(
 
     # Answers of each complete question, in variant order.
     order = idx[np.lexsort((variant[idx], q_idx[idx]))]
-    answers = [recs[i].answer for i in order]
+    answers = [answers_all[i] for i in order.tolist()]
     sizes = nv_max[complete_q]
     bounds = np.concatenate(([0], np.cumsum(sizes)))
     groups = [answers[bounds[k]:bounds[k + 1]] for k in range(len(sizes))]

@@ -64,8 +64,46 @@ _WRAPPER_CHARS = " \t\r\n*_()[]{}.:\"'`$"
 _SINGLE_LINE = re.compile(r"^\s*[*_]*(?P<s>[A-Z])[*_]*\s*[).:]\s+\S.*$")
 
 
+# Every anchored match starts with one of these words (case-insensitive): the triggers' first words.
+_TRIGGER_WORDS = ("answer", "option", "choice", "best", "correct", "final", "right")
+
+
+def _last_anchored(text: str) -> re.Match[str] | None:
+    """The last match of ``_ANCHORED.finditer(text)``.
+
+    ``finditer`` tries the pattern at every position; a match can only start where a trigger
+    word starts, so for ASCII text (where ``str.lower`` is exactly the pattern's case-insensitive
+    matching) the same scan runs over those positions only: the leftmost position at or after
+    the end of the previous match where the pattern matches, again and again. Other text uses
+    ``finditer`` itself.
+    """
+    if not text.isascii():
+        last = None
+        for last in _ANCHORED.finditer(text):
+            pass
+        return last
+    low = text.lower()
+    starts = []
+    for word in _TRIGGER_WORDS:
+        if word in low:
+            i = low.find(word)
+            while i >= 0:
+                starts.append(i)
+                i = low.find(word, i + 1)
+    if not starts:
+        return None
+    if len(starts) > 1:
+        starts.sort()
+    last, pos, match = None, 0, _ANCHORED.match
+    for start in starts:
+        if start >= pos and (m := match(text, start)) is not None:
+            last, pos = m, m.end()
+    return last
+
+
 def _letter(match: re.Match[str]) -> str:
-    return next(v for v in match.groupdict().values() if v)
+    # the letter groups are the patterns' only groups and exactly one of them matches
+    return match.group(match.lastindex)  # type: ignore[arg-type]
 
 
 def _index(letter: str, n_options: int) -> int | None:
@@ -80,9 +118,7 @@ def extract_choice(text: str | None, n_options: int) -> int | None:
     """
     if not text:
         return None
-    last = None
-    for last in _ANCHORED.finditer(text):
-        pass
+    last = _last_anchored(text)
     if last is not None:
         return _index(_letter(last), n_options)
     for last in _MARKUP.finditer(text):

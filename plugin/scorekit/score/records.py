@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 from scorekit.errors import ScorekitError
 
 FAMILIES: tuple[str, ...] = ("prompt", "option_order", "non_greedy")
+_FAMILY_SET = frozenset(FAMILIES)
 
 # What each family's ``variant`` counts, as written into expanded docs (``variant_kind``).
 VARIANT_KINDS: dict[str, str] = {
@@ -56,6 +57,13 @@ def as_record(value: Any, *, where: str | None = None) -> Record:
     return Record(str(rec.question_id), rec.family, int(rec.variant), int(rec.n_variants), str(rec.category), answer, bool(rec.correct))
 
 
+def _normalized(rec: Record) -> bool:
+    """True when :func:`as_record` would return ``rec`` unchanged (as :func:`record_for` makes them)."""
+    return (rec.family in _FAMILY_SET and type(rec.question_id) is str and type(rec.variant) is int
+            and type(rec.n_variants) is int and type(rec.category) is str and type(rec.correct) is bool
+            and type(rec.answer) is not list)
+
+
 def records_from_items(items: Iterable[Any], *, where: str | None = None) -> list[Record]:
     """Flatten lm-eval metric items into records.
 
@@ -64,13 +72,16 @@ def records_from_items(items: Iterable[Any], *, where: str | None = None) -> lis
     """
     out: list[Record] = []
     for i, item in enumerate(items):
+        if type(item) is Record and _normalized(item):
+            out.append(item)
+            continue
         here = f"{where}: item {i}" if where else f"item {i}"
         if isinstance(item, Record) or (
             isinstance(item, Sequence) and len(item) == len(Record._fields) and isinstance(item[1], str)
         ) or isinstance(item, dict):
             out.append(as_record(item, where=here))
         elif isinstance(item, Sequence) and not isinstance(item, (str, bytes)):
-            out.extend(as_record(sub, where=here) for sub in item)
+            out.extend(sub if type(sub) is Record and _normalized(sub) else as_record(sub, where=here) for sub in item)
         else:
             raise ScorekitError(f"not a SCORE record or list of records: {item!r:.120}", where=here)
     return out

@@ -14,30 +14,56 @@ from scorekit.score.math_equiv import math_equal
 from scorekit.score.records import Record
 from scorekit.score.templates import get_template
 
-__all__ = ["prompt_for", "record_for", "equal_for"]
+__all__ = ["prompt_for", "record_for", "equal_for", "original_index", "canonical_index"]
+
+_RENDER: dict[tuple[str, str, int], Any] = {}
+_RECORD = tuple.__new__  # Record(...) without the NamedTuple's Python-level __new__ (same object)
 
 
 def prompt_for(doc: Mapping[str, Any]) -> str:
     """The SCORE prompt of an expanded document (template chosen by benchmark/family/variant)."""
-    template = get_template(doc["benchmark"], doc["family"], int(doc["variant"]))
-    return template.render(doc["question"], doc["options"], doc["category"])
+    key = (doc["benchmark"], doc["family"], doc["variant"])
+    render = _RENDER.get(key)
+    if render is None:
+        render = _RENDER[key] = get_template(key[0], key[1], int(key[2])).render
+    return render(doc["question"], doc["options"], doc["category"])
+
+
+def original_index(doc: Mapping[str, Any], shown: int) -> int:
+    """Index in the dataset's option list of the option shown at display index ``shown``
+    (``option_map``; an empty map is the identity)."""
+    option_map = doc["option_map"]
+    return int(option_map[shown]) if option_map else shown
+
+
+def canonical_index(doc: Mapping[str, Any], original: int) -> int:
+    """Canonical original index of an original option index (``canonical_map``; an empty map is
+    the identity: all options differ)."""
+    canonical_map = doc["canonical_map"]
+    return int(canonical_map[original]) if canonical_map else original
 
 
 def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None = None) -> Record:
     """Score one output. Multiple choice: the extracted display letter is mapped through
-    ``option_map`` and ``canonical_map`` to the canonical original option (the answer's
-    *content*); correct iff it is ``gold_canonical``. MATH: the extracted answer string;
-    correct iff :func:`math_equal` to ``gold``. ``sample`` is the repeat index (non-greedy)."""
-    variant = int(doc["variant"]) if sample is None else int(sample)
+    ``option_map`` and ``canonical_map`` (empty = identity) to the canonical original option
+    (the answer's *content*); correct iff it is ``gold_canonical``. MATH: the extracted answer
+    string; correct iff :func:`math_equal` to ``gold``. ``sample`` is the repeat index
+    (non-greedy)."""
     if doc["benchmark"] == "math":
         answer = extract_math_answer(output)
         correct = math_equal(answer, doc["gold"])
     else:
         shown = extract_choice(output, len(doc["options"]))
-        answer = None if shown is None else int(doc["canonical_map"][doc["option_map"][shown]])
-        correct = answer is not None and answer == int(doc["gold_canonical"])
-    return Record(str(doc["question_id"]), str(doc["family"]), variant, int(doc["n_variants"]),
-                  str(doc["category"]), answer, bool(correct))
+        if shown is None:
+            answer, correct = None, False
+        else:
+            option_map = doc["option_map"]
+            original = int(option_map[shown]) if option_map else shown
+            canonical_map = doc["canonical_map"]
+            answer = int(canonical_map[original]) if canonical_map else original
+            correct = answer == int(doc["gold_canonical"])
+    return _RECORD(Record, (str(doc["question_id"]), str(doc["family"]), int(doc["variant"] if sample is None else sample),
+                            int(doc["n_variants"]), str(doc["category"]), answer, bool(correct)))
 
 
 def equal_for(benchmark: str):

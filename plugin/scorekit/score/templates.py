@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,15 +37,95 @@ class Template:
     prompt: str
     options_format: str | None = None
 
-    def render(self, question: str, options: list[str] | tuple[str, ...] = (), category: str = "") -> str:
-        """The prompt text for one question with its options in display order."""
-        rendered = ""
-        if self.options_format is not None:
-            rendered = "".join(
-                self.options_format.format(letter=string.ascii_uppercase[i], lower_case_letter=string.ascii_lowercase[i], option=opt)
-                for i, opt in enumerate(options)
-            )
-        return self.prompt.format(question=question, options=rendered, category=category)
+    def render(self, question: str, options: Sequence[str] = (), category: str = "") -> str:
+        """The prompt text for one question with its options in display order:
+        ``prompt.format(question=, options="".join(options_format.format(letter=, lower_case_letter=,
+        option=) per option), category=)``."""
+        return _renderer(self.prompt, self.options_format)(question, options, category)
+
+
+@lru_cache(maxsize=256)
+def _renderer(prompt: str, options_format: str | None):
+    """``render(question, options, category)`` for one template, with both format strings parsed
+    once: the option text is joined from per-letter pieces and the prompt from its literal
+    parts, which gives exactly what ``str.format`` gives (checked by the tests). Templates with
+    other fields, conversions or format specs use ``str.format`` itself."""
+    pieces = _option_pieces(options_format) if options_format is not None else None
+    prompt_parts = _prompt_parts(prompt)
+
+    def options_text(options: Sequence[str]) -> str:
+        if options_format is None:
+            return ""
+        if pieces is not None and len(options) <= len(pieces[0]):
+            if pieces[1]:  # text after the option: both pieces per option
+                before, after = pieces
+                return "".join([f"{b}{o}{a}" for b, o, a in zip(before, options, after)])
+            return "".join([f"{b}{o}" for b, o in zip(pieces[0], options)])
+        return "".join(
+            options_format.format(letter=string.ascii_uppercase[i], lower_case_letter=string.ascii_lowercase[i], option=opt)
+            for i, opt in enumerate(options)
+        )
+
+    if prompt_parts is None:
+        def render(question: str, options: Sequence[str], category: str) -> str:
+            return prompt.format(question=question, options=options_text(options), category=category)
+        return render
+
+    literals, slots = prompt_parts
+
+    def render_parts(question: str, options: Sequence[str], category: str) -> str:
+        values = (question, options_text(options), category)
+        out = list(literals)
+        for position, field in slots:
+            out[position] = values[field]
+        return "".join(out)
+
+    return render_parts
+
+
+_PROMPT_FIELDS = {"question": 0, "options": 1, "category": 2}
+
+
+def _prompt_parts(prompt: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]] | None:
+    """(parts with "" where a field goes, ((part index, field number), ...)) for a prompt whose
+    fields are plain ``{question}``, ``{options}``, ``{category}``; None otherwise."""
+    parts: list[str] = []
+    slots: list[tuple[int, int]] = []
+    try:
+        parsed = list(string.Formatter().parse(prompt))
+    except ValueError:  # malformed: let str.format raise its own error at render time
+        return None
+    for literal, name, spec, conversion in parsed:
+        parts.append(literal)
+        if name is None:
+            continue
+        if name not in _PROMPT_FIELDS or spec or conversion:
+            return None
+        slots.append((len(parts), _PROMPT_FIELDS[name]))
+        parts.append("")
+    return tuple(parts), tuple(slots)
+
+
+@lru_cache(maxsize=64)
+def _option_pieces(options_format: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(text before ``{option}`` per letter index, text after it per letter index), or None
+    when ``{option}`` is not used exactly once as a plain field (no conversion or format spec).
+    The "after" tuple is empty when there is never text after the option."""
+    try:
+        fields = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(options_format) if name is not None]
+    except ValueError:
+        return None
+    if [f for f in fields if f[0] == "option"] != [("option", "", None)]:
+        return None
+    marker = "\x00option\x00"
+    while marker in options_format:
+        marker += "\x00"
+    before, after = [], []
+    for upper, lower in zip(string.ascii_uppercase, string.ascii_lowercase):
+        b, a = options_format.format(letter=upper, lower_case_letter=lower, option=marker).split(marker)
+        before.append(b)
+        after.append(a)
+    return tuple(before), (tuple(after) if any(after) else ())
 
 
 def upstream_score_dir() -> Path:

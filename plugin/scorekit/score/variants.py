@@ -14,12 +14,20 @@ turns a list of questions into the columns of the expanded documents of one fami
 Fields of every expanded document (:data:`DOC_FIELDS`; they appear under ``"doc"`` in
 lm-eval's ``samples_*.jsonl``):
 
-question_id, benchmark, family, variant, variant_kind, n_variants, category, question,
-options (display order), option_map (display index -> index in the dataset's original option
-list), canonical_map (original index -> first original index with the same text, so equal
-content has one canonical value), gold_index (display index of the correct option; -1 for
-MATH), gold (correct content: option text or MATH answer), gold_canonical (canonical original
-index of the correct option; -1 for MATH), answer (the gold letter as displayed; MATH: gold).
+question_id, benchmark, family, variant, n_variants, category, question, options (display
+order), option_map (display index -> index in the dataset's original option list; ``[]`` when
+the display order is the original one), canonical_map (original index -> first original index
+with the same text, so equal content has one canonical value; ``[]`` when all options differ),
+gold_index (display index of the correct option; -1 for MATH), gold (correct content: option
+text or MATH answer), gold_canonical (canonical original index of the correct option; -1 for
+MATH), answer (the gold letter as displayed; MATH: gold). The identity maps are left empty
+because lm-eval reads every document back several times (see docs/score-tasks.md,
+"Performance"); :func:`scorekit.score.scoring.record_for` reads both forms. What a family's
+``variant`` counts is :data:`scorekit.score.records.VARIANT_KINDS`.
+
+Subset tables (:data:`AGIEVAL_SUBSETS`, :data:`MATH_SUBJECTS`): subset key as used in question
+ids and categories -> lm-eval task-name suffix; the lm-eval tasks, their YAML generator and the
+report readers all take them from here.
 """
 
 from __future__ import annotations
@@ -32,10 +40,13 @@ from typing import Any
 
 from scorekit.errors import ScorekitError
 from scorekit.score.extract import math_gold_answer
-from scorekit.score.records import FAMILIES, VARIANT_KINDS
+from scorekit.score.records import FAMILIES
 from scorekit.score.templates import N_PROMPT_TEMPLATES
 
 __all__ = [
+    "AGIEVAL_SUBSETS",
+    "BENCHMARK_FAMILIES",
+    "MATH_SUBJECTS",
     "DOC_FIELDS",
     "N_SAMPLES",
     "Question",
@@ -50,10 +61,28 @@ __all__ = [
 N_SAMPLES = 5
 LETTERS = string.ascii_uppercase
 DOC_FIELDS: tuple[str, ...] = (
-    "question_id", "benchmark", "family", "variant", "variant_kind", "n_variants", "category",
-    "question", "options", "option_map", "canonical_map", "gold_index", "gold", "gold_canonical",
-    "answer",
+    "question_id", "benchmark", "family", "variant", "n_variants", "category", "question",
+    "options", "option_map", "canonical_map", "gold_index", "gold", "gold_canonical", "answer",
 )
+
+# Families each SCORE benchmark has (MATH has no options, so no option-order family).
+BENCHMARK_FAMILIES: dict[str, tuple[str, ...]] = {
+    "mmlu_pro": FAMILIES,
+    "agieval": FAMILIES,
+    "math": ("prompt", "non_greedy"),
+}
+# subset key (question ids, categories; AGIEval: hails/agieval-<key>, MATH: the dataset config)
+# -> lm-eval task-name suffix
+AGIEVAL_SUBSETS: dict[str, str] = {s: s for s in ("aqua_rat", "logiqa_en", "lsat_ar", "lsat_lr", "lsat_rc", "sat_en", "sat_math")}
+MATH_SUBJECTS: dict[str, str] = {
+    "algebra": "algebra",
+    "counting_and_probability": "counting_and_prob",
+    "geometry": "geometry",
+    "intermediate_algebra": "intermediate_algebra",
+    "number_theory": "num_theory",
+    "prealgebra": "prealgebra",
+    "precalculus": "precalc",
+}
 
 
 @dataclass(frozen=True)
@@ -145,43 +174,68 @@ def swap_order(n_options: int, gold: int, position: int) -> list[int]:
 
 
 def _canonical_map(options: Sequence[str]) -> list[int]:
+    """Original index -> first original index with the same (stripped) text; ``[]`` when every
+    option is distinct (the identity)."""
     first: dict[str, int] = {}
-    return [first.setdefault(o.strip(), i) for i, o in enumerate(options)]
+    canon = [first.setdefault(o.strip(), i) for i, o in enumerate(options)]
+    return [] if len(first) == len(canon) else canon
 
 
 def expand(questions: Sequence[Question], family: str) -> dict[str, list[Any]]:
-    """Columns (:data:`DOC_FIELDS`) of the expanded documents of ``family``, question-major."""
+    """Columns (:data:`DOC_FIELDS`) of the expanded documents of ``family``, question-major.
+
+    Rows of one question may share list objects (``options`` and the maps); treat them as
+    read-only.
+    """
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}")
     cols: dict[str, list[Any]] = {k: [] for k in DOC_FIELDS}
-    kind = VARIANT_KINDS[family]
+    (c_qid, c_bench, c_family, c_variant, c_nvar, c_cat, c_question, c_options, c_omap, c_canon,
+     c_gold_index, c_gold, c_gold_canon, c_answer) = (cols[k] for k in DOC_FIELDS)
+    if family == "prompt":
+        n_fixed = N_PROMPT_TEMPLATES
+        variants_fixed = list(range(N_PROMPT_TEMPLATES))
+    elif family == "non_greedy":
+        n_fixed, variants_fixed = 1, [0]
+    else:
+        n_fixed, variants_fixed = 0, []
+    no_map: list[int] = []
     for q in questions:
         n_opt = len(q.options)
-        canon = _canonical_map(q.options)
-        if family == "prompt":
-            orders = [list(range(n_opt))] * N_PROMPT_TEMPLATES
-        elif family == "option_order":
+        canon = _canonical_map(q.options) if n_opt else no_map
+        gold = q.gold_index
+        gold_canon = (canon[gold] if canon else gold) if n_opt else -1
+        if family == "option_order":
             if n_opt == 0:
                 raise ValueError(f"question {q.question_id}: option order needs options")
-            orders = [swap_order(n_opt, q.gold_index, p) for p in range(n_opt)]
+            k = n_opt
+            c_variant.extend(range(n_opt))
+            c_nvar.extend([n_opt] * n_opt)
+            original = list(q.options)
+            for p in range(n_opt):
+                if p == gold:  # the gold is already at this position: the original order
+                    c_options.append(original)
+                    c_omap.append(no_map)
+                else:
+                    order = swap_order(n_opt, gold, p)
+                    c_options.append([q.options[i] for i in order])
+                    c_omap.append(order)
+            c_gold_index.extend(range(n_opt))
+            c_answer.extend(LETTERS[:n_opt])
         else:
-            orders = [list(range(n_opt))]
-        n_variants = N_SAMPLES if family == "non_greedy" else len(orders)
-        for v, order in enumerate(orders):
-            gold_disp = order.index(q.gold_index) if n_opt else -1
-            cols["question_id"].append(q.question_id)
-            cols["benchmark"].append(q.benchmark)
-            cols["family"].append(family)
-            cols["variant"].append(v)
-            cols["variant_kind"].append(kind)
-            cols["n_variants"].append(n_variants)
-            cols["category"].append(q.category)
-            cols["question"].append(q.question)
-            cols["options"].append([q.options[i] for i in order])
-            cols["option_map"].append(order)
-            cols["canonical_map"].append(canon)
-            cols["gold_index"].append(gold_disp)
-            cols["gold"].append(q.gold)
-            cols["gold_canonical"].append(canon[q.gold_index] if n_opt else -1)
-            cols["answer"].append(LETTERS[gold_disp] if n_opt else q.gold)
+            k = n_fixed
+            c_variant.extend(variants_fixed)
+            c_nvar.extend([N_SAMPLES if family == "non_greedy" else k] * k)
+            c_options.extend([list(q.options)] * k)
+            c_omap.extend([no_map] * k)
+            c_gold_index.extend([gold if n_opt else -1] * k)
+            c_answer.extend([LETTERS[gold] if n_opt else q.gold] * k)
+        c_qid.extend([q.question_id] * k)
+        c_bench.extend([q.benchmark] * k)
+        c_family.extend([family] * k)
+        c_cat.extend([q.category] * k)
+        c_question.extend([q.question] * k)
+        c_canon.extend([canon] * k)
+        c_gold.extend([q.gold] * k)
+        c_gold_canon.extend([gold_canon] * k)
     return cols

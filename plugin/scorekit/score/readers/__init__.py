@@ -27,6 +27,7 @@ from typing import Protocol
 
 from scorekit.errors import ScorekitError
 from scorekit.score.records import FAMILIES, Record
+from scorekit.score.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
 __all__ = [
     "AggregateSet",
@@ -44,23 +45,12 @@ __all__ = [
 BENCHMARKS: tuple[str, ...] = ("mmlu_pro", "agieval", "math")
 
 # Subsets of the multi-task benchmarks: lm-eval task-name suffix -> subset key used in scorekit's
-# question ids and categories (MATH subjects by their dataset names).
-AGIEVAL_SUBSETS: dict[str, str] = {s: s for s in ("aqua_rat", "logiqa_en", "lsat_ar", "lsat_lr", "lsat_rc", "sat_en", "sat_math")}
-MATH_SUBJECTS: dict[str, str] = {
-    "algebra": "algebra",
-    "counting_and_prob": "counting_and_probability",
-    "geometry": "geometry",
-    "intermediate_algebra": "intermediate_algebra",
-    "num_theory": "number_theory",
-    "prealgebra": "prealgebra",
-    "precalc": "precalculus",
-}
-SUBSETS: dict[str, dict[str, str]] = {"mmlu_pro": {}, "agieval": AGIEVAL_SUBSETS, "math": MATH_SUBJECTS}
-# Families each benchmark has in SCORE (MATH has no options, so no option-order family).
-BENCHMARK_FAMILIES: dict[str, tuple[str, ...]] = {
-    "mmlu_pro": FAMILIES,
-    "agieval": FAMILIES,
-    "math": ("prompt", "non_greedy"),
+# question ids and categories (MATH subjects by their dataset names); one table for the tasks and
+# the readers (scorekit.score.variants).
+SUBSETS: dict[str, dict[str, str]] = {
+    "mmlu_pro": {},
+    "agieval": {suffix: key for key, suffix in AGIEVAL_SUBSETS.items()},
+    "math": {suffix: key for key, suffix in MATH_SUBJECTS.items()},
 }
 
 _TASK = re.compile(

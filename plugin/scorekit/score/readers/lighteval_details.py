@@ -29,8 +29,9 @@ from pathlib import Path
 
 from scorekit.errors import ScorekitError
 from scorekit.io import load_json
-from scorekit.score.readers import MATH_SUBJECTS, AggregateSet, ReadResult, SampleSet, TaskName, classify_task
+from scorekit.score.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.score.records import Record
+from scorekit.score.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
 __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_task", "lm_eval_task_name"]
 
@@ -38,10 +39,6 @@ _TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_MATH_SUFFIX = {subject: suffix for suffix, subject in MATH_SUBJECTS.items()}
-_AGIEVAL = ("aqua_rat", "logiqa_en", "lsat_ar", "lsat_lr", "lsat_rc", "sat_en", "sat_math")
-_FAMILIES = {"mmlu_pro": ("prompt", "option_order", "non_greedy"), "agieval": ("prompt", "option_order", "non_greedy"),
-             "math": ("prompt", "non_greedy")}
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
 
 
@@ -61,11 +58,11 @@ def parse_task(name: str) -> tuple[str, str, str, int] | None:
     if m is None:
         return None
     family, benchmark = m.groups()
-    if family not in _FAMILIES[benchmark]:
+    if family not in BENCHMARK_FAMILIES[benchmark]:
         return None
     rest, subset = parts[1:], ""
     if benchmark != "mmlu_pro":
-        if not rest or rest[0] not in (_AGIEVAL if benchmark == "agieval" else _MATH_SUFFIX):
+        if not rest or rest[0] not in (AGIEVAL_SUBSETS if benchmark == "agieval" else MATH_SUBJECTS):
             return None
         subset, rest = rest[0], rest[1:]
     if family == "non_greedy":
@@ -82,7 +79,7 @@ def parse_task(name: str) -> tuple[str, str, str, int] | None:
 
 def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
     """The lm-eval task a lighteval variant task belongs to (``score_prompt_robustness_agieval_aqua_rat``)."""
-    suffix = "" if not subset else "_" + (_MATH_SUFFIX[subset] if benchmark == "math" else subset)
+    suffix = "" if not subset else "_" + (MATH_SUBJECTS[subset] if benchmark == "math" else subset)
     task = classify_task(f"score_{family}_robustness_{benchmark}{suffix}")
     assert task is not None and not task.is_group, (benchmark, family, subset)
     return task
