@@ -129,6 +129,35 @@ def test_scorekit_logs_recompute_exactly_what_the_run_logged(scorekit_logs):
     assert len(ng.records) == 30 and {r.variant for r in ng.records} == set(range(5))
 
 
+def test_scorekit_logs_with_full_maps_read_the_same(scorekit_logs, tmp_path):
+    """Logs written before the compact maps (full identity maps, ``variant_kind``) give the same
+    records as the compact ones."""
+    from scorekit.score.scoring import original_index
+    from scorekit.score.variants import swap_order
+
+    empty_maps = shown_maps = files = 0
+    for src in sorted(scorekit_logs["scorekit"].rglob("samples_*option_order*mmlu_pro*.jsonl")):
+        dst = tmp_path / src.parent.name / src.name
+        dst.parent.mkdir(exist_ok=True)
+        shutil.copy(next(src.parent.glob("results_*.json")), dst.parent)
+        rows = build_logs.read_rows(src)
+        for row in rows:
+            doc = row["doc"]
+            n = len(doc["options"])
+            full = [original_index(doc, d) for d in range(n)]
+            gold = full[doc["gold_index"]]
+            assert full == swap_order(n, gold, doc["variant"])
+            empty_maps += doc["option_map"] == []
+            shown_maps += doc["option_map"] != []
+            doc.update(option_map=full, canonical_map=doc["canonical_map"] or list(range(n)), variant_kind="answer_position")
+        dst.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (new,) = read_paths([src]).samples
+        (old,) = read_paths([dst]).samples
+        assert old.layout == "scorekit" and old.records == new.records and len(old.records) == sum(n for n, _ in MMLU.values())
+        files += 1
+    assert files and empty_maps and shown_maps
+
+
 def test_upstream_option_order_without_mapping_fields_is_said(upstream, tmp_path):
     """An upstream option-order log whose docs lack original_answer_index (rewritten from a real
     one): the records cannot be computed and the reader says why."""

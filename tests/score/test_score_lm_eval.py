@@ -249,3 +249,48 @@ def test_tiny_hf_model(tiny_hf_model, tm):
     assert s.consistency_rate == r[P]["consistency_rate"] and s.unparsed_rate == r[P]["unparsed_rate"]
     assert all(len(x["filtered_resps"][0]) == 5 for x in out["samples"][N])
     assert not math.isnan(r[N]["non_greedy_consistency_rate"])
+
+
+# --- the adapter's caches (lm-eval asks for the documents ~5 times; 18 metrics share records) ------
+
+def test_process_docs_is_memoized_per_dataset_and_fingerprint():
+    from datasets import load_dataset
+
+    from scorekit.lm_eval import score_tasks
+    from tests.score.score_support import FIXTURES
+
+    ds = load_dataset("json", data_files={"test": str(FIXTURES / "mmlu_pro.jsonl")})["test"]
+    first = score_tasks.prompt_docs_mmlu_pro(ds)
+    assert score_tasks.prompt_docs_mmlu_pro(ds) is first  # same source, unchanged: same documents
+    assert len(first) == 40 and first[0]["option_map"] == [] and first[0]["canonical_map"] == []
+    other = score_tasks.option_order_docs_mmlu_pro(ds)  # same source, another family: its own entry
+    assert other is not first and len(other) == 29
+    # a new Dataset object with the same content is expanded again (nothing leaks across runs) ...
+    ds2 = load_dataset("json", data_files={"test": str(FIXTURES / "mmlu_pro.jsonl")})["test"]
+    again = score_tasks.prompt_docs_mmlu_pro(ds2)
+    assert again is not first and again.to_list() == first.to_list()
+    # ... and an in-place change of the source (new fingerprint) too
+    ds.set_format("numpy")
+    assert score_tasks.prompt_docs_mmlu_pro(ds) is not first
+    # a plain list (no fingerprint) is expanded every time
+    rows = ds2.to_list()
+    assert score_tasks.prompt_docs_mmlu_pro(rows).to_list() == first.to_list()
+
+
+def test_aggregation_cache_is_keyed_by_the_items_themselves():
+    from scorekit.lm_eval import score_tasks
+    from scorekit.score.records import Record
+
+    def recs(answers):
+        return [Record(f"q{i // 2}", "prompt", i % 2, 2, "c", a, a == 0) for i, a in enumerate(answers)]
+
+    items = recs([0, 0, 1, 1, 0, None])
+    agg_cr = score_tasks.agg_agieval_consistency_rate
+    agg_acc = score_tasks.agg_agieval_0_accuracy
+    assert agg_cr(list(items)) == 2 / 3
+    assert agg_acc(list(items)) == 2 / 3  # a new list of the same objects: the cached summary
+    equal_content = recs([0, 0, 1, 1, 0, None])
+    assert agg_cr(equal_content) == 2 / 3
+    changed = recs([0, 1, 1, 1, 0, None])  # same length, other objects and content: recomputed
+    assert agg_cr(changed) == 1 / 3
+    assert agg_cr(items[:4]) == 1.0  # a prefix of the cached items: recomputed

@@ -176,10 +176,11 @@ def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
     return dict.fromkeys(names, item)
 
 
-# (benchmark, items list, metrics): the items of the last tasks aggregated (kept alive, so the
-# identity test below cannot be fooled by reused ids).
+# (benchmark, items list, metrics) of the last tasks aggregated (the items kept alive, so the
+# identity test below cannot be fooled by reused ids). lm-eval aggregates one task's metrics one
+# after another, so two entries suffice and little memory stays held after the run.
 _CACHE: OrderedDict[int, tuple[str, list[Any], dict[str, float]]] = OrderedDict()
-_CACHE_SIZE = 8
+_CACHE_SIZE = 2
 
 
 def _task_metrics(benchmark: str, items: list[Any]) -> dict[str, float]:
