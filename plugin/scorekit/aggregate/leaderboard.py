@@ -16,12 +16,13 @@ says so.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Iterable
 
 import numpy as np
 
 from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config, normalize_array
-from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, ResultsFile, task_base
+from scorekit.aggregate.results_files import ABSENT, LIGHTEVAL, ModelResults, ResultsFile, task_base
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
@@ -78,16 +79,47 @@ class _TaskIndex:
         return best, files[best], [k for k in keys if k != best]
 
 
+def _exact_values(model: ModelResults, config: NormalizationConfig) -> list | None:
+    """The raw values of every config part under its exact results key, unchecked; None when
+    one is absent. A model read from one file loaded with ``pick`` has them side by side in
+    :attr:`ResultsFile.picked` (no lookups in its task dicts, scattered over memory by now)."""
+    if len(model.files) == 1:
+        single = model.files[0]
+        if single.picked is not None:
+            positions = _positions(config, single.picked_pairs)
+            if positions is not None:
+                picked = single.picked
+                values = [picked[i] for i in positions]
+                return None if ABSENT in values else values
+    files = model.task_files
+    try:
+        return [files[key].tasks[key][metric] for _, key, metric in _flat_parts(config)]
+    except KeyError:
+        return None
+
+
 def _gather(model: ModelResults, config: NormalizationConfig, out: np.ndarray) -> tuple[dict[str, list[str]], list[str]]:
     """Fill ``out`` (one slot per config part) with the model's raw values, NaN where absent.
 
     Returns ``(absent parts by column, notes)``. Values used are checked to be fractions.
     """
     files = model.task_files
+    parts = _flat_parts(config)
+    # Fast path (every part present under its exact key, every value a float in [0, 1]): no
+    # per-value checks. Anything else takes the loop below, which decides.
+    values = _exact_values(model, config)
+    if (
+        values is not None
+        and set(map(type, values)) == _FLOAT
+        and all(map(_ZERO.__le__, values))  # NaN fails both comparisons
+        and all(map(_ONE.__ge__, values))
+    ):
+        out[:] = values
+        return {}, []
     index: _TaskIndex | None = None
     absent: dict[str, list[str]] = {}
     notes: list[str] = []
-    for i, (column, key, metric) in enumerate(_flat_parts(config)):
+    for i, (column, key, metric) in enumerate(parts):
         rf = files.get(key)
         actual = key
         if rf is None:
@@ -118,6 +150,8 @@ def _gather(model: ModelResults, config: NormalizationConfig, out: np.ndarray) -
 
 
 _ABSENT = object()
+_FLOAT = {float}
+_ZERO, _ONE = 0.0, 1.0
 _FLAT_CACHE: dict[int, tuple[NormalizationConfig, list[tuple[str, str, str]]]] = {}
 
 
@@ -127,6 +161,20 @@ def _flat_parts(config: NormalizationConfig) -> list[tuple[str, str, str]]:
         flat = [(b.column, p.results_key, p.metric) for b in config.benchmarks for p in b.parts]
         cached = _FLAT_CACHE[id(config)] = (config, flat)
     return cached[1]
+
+
+_POSITIONS_CACHE: dict[tuple[int, int], tuple[NormalizationConfig, tuple, list[int] | None]] = {}
+
+
+def _positions(config: NormalizationConfig, pairs: tuple[tuple[str, str], ...]) -> list[int] | None:
+    """Index in ``pairs`` of each of the config's (results key, metric) parts; None if one is not there."""
+    cached = _POSITIONS_CACHE.get((id(config), id(pairs)))
+    if cached is None or cached[0] is not config or cached[1] is not pairs:
+        where = {pair: i for i, pair in reversed(list(enumerate(pairs)))}
+        found = [where.get((key, metric)) for _, key, metric in _flat_parts(config)]
+        cached = (config, pairs, None if None in found else found)
+        _POSITIONS_CACHE[(id(config), id(pairs))] = cached
+    return cached[2]
 
 
 def _score_matrix(config: NormalizationConfig, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -150,10 +198,28 @@ def _score_matrix(config: NormalizationConfig, values: np.ndarray) -> tuple[np.n
     return scores, raw
 
 
+def _gather_all(models: list[ModelResults], config: NormalizationConfig, values: np.ndarray) -> list[tuple[dict, list]]:
+    """:func:`_gather` for every model, with the common case checked in one numpy pass: the
+    models whose parts are all present are checked together (all floats, all in [0, 1]); if
+    that fails, or for the other models, :func:`_gather` runs model by model, in order, so
+    errors and notes are exactly those of a model-by-model run."""
+    exact = [_exact_values(m, config) for m in models]
+    rows = [i for i, v in enumerate(exact) if v is not None]
+    done: set[int] = set()
+    if rows:
+        block = [exact[i] for i in rows]
+        if set(map(type, chain.from_iterable(block))) == _FLOAT:
+            arr = np.array(block, dtype=np.float64).reshape(len(rows), -1)
+            if ((arr >= 0.0) & (arr <= 1.0)).all():  # NaN fails both comparisons
+                values[rows] = arr
+                done = set(rows)
+    return [({}, []) if i in done else _gather(m, config, values[i]) for i, m in enumerate(models)]
+
+
 def _rows_for(models: list[ModelResults], config: NormalizationConfig) -> list[LeaderboardRow]:
     n_parts = len(_flat_parts(config))
     values = np.empty((len(models), n_parts))
-    gathered = [_gather(m, config, values[i]) for i, m in enumerate(models)]
+    gathered = _gather_all(models, config, values)
     scores, raw = _score_matrix(config, values)
     columns = config.columns
     average = scores.mean(axis=1) if config.average is not None else None
@@ -183,6 +249,12 @@ def _rows_for(models: list[ModelResults], config: NormalizationConfig) -> list[L
             )
         )
     return rows
+
+
+def picks(configs: Iterable[NormalizationConfig]) -> list[tuple[str, str]]:
+    """The (results key, metric) pairs the ``configs`` read, each once: the ``pick`` for
+    :func:`scorekit.aggregate.results_files.load_results`."""
+    return list(dict.fromkeys((key, metric) for config in configs for _, key, metric in _flat_parts(config)))
 
 
 def compute_row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:

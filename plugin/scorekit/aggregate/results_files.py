@@ -40,6 +40,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -69,6 +70,10 @@ class ResultsFile:
     timestamp_source: str  # "file name", "date field" or "modification time"
     tasks: dict[str, dict[str, Any]]
     n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
+    # with ``pick=``: the picked (task key, metric) pairs (one tuple shared by all files) and
+    # this file's values for them, ``ABSENT`` where the exact task key or the metric is not there
+    picked_pairs: tuple[tuple[str, str], ...] | None = None
+    picked: tuple[Any, ...] | None = None
 
 
 @dataclass
@@ -100,10 +105,20 @@ class ModelResults:
 
     def __init__(self, model: str):
         self.model = model
-        self.task_files: dict[str, ResultsFile] = {}
         self.sources: list[str] = []  # oldest first
         self.harnesses: set[str] = set()
         self.overrides: list[Override] = []
+        self.files: list[ResultsFile] = []  # merged files, oldest first
+        self._task_files: dict[str, ResultsFile] | None = None
+
+    @property
+    def task_files(self) -> dict[str, ResultsFile]:
+        """Task key -> the newest file holding it (built on first use: most models have one file)."""
+        if self._task_files is None:
+            self._task_files = {}
+            for f in self.files:
+                self._task_files.update(dict.fromkeys(f.tasks, f))
+        return self._task_files
 
     def get(self, key: str) -> TaskResult | None:
         """The metrics of task ``key`` (exact key) or None."""
@@ -160,31 +175,61 @@ def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[tuple[str, b
                 seen.add(p)
                 found.append((p, True))
         elif os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for name in sorted(files):
-                    full = os.path.join(root, name)
-                    if full in seen:
-                        continue
-                    seen.add(full)
-                    if name.endswith(".json"):
-                        found.append((full, False))
-                    elif name.endswith(".jsonl"):
-                        skipped["samples/JSONL files"].append(full)
-                    else:
-                        skipped["non-JSON files"].append(full)
+            _walk(p, found, skipped, seen)
         else:
             raise ScorekitError("no such file or directory", path=p)
     return found, skipped
 
 
-def read_results_file(path: str | os.PathLike[str], data: Any = None) -> ResultsFile | None:
+def _walk(top: str, found: list[tuple[str, bool]], skipped: dict[str, list[str]], seen: set[str]) -> None:
+    """``os.walk(top)`` order (a folder's files sorted, then its subfolders sorted, symlinked
+    folders listed but not entered, unreadable folders ignored) with one ``scandir`` per folder."""
+    try:
+        with os.scandir(top) as it:
+            entries = list(it)
+    except OSError:
+        return
+    subdirs, files = [], []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if not is_dir:
+            files.append((entry.name, entry.path))
+        elif not entry.is_symlink():
+            subdirs.append((entry.name, entry.path))
+    json_files, jsonl, other = found, skipped["samples/JSONL files"], skipped["non-JSON files"]
+    files.sort()
+    for name, full in files:
+        if full in seen:
+            continue
+        seen.add(full)
+        if name.endswith(".json"):
+            json_files.append((full, False))
+        elif name.endswith(".jsonl"):
+            jsonl.append(full)
+        else:
+            other.append(full)
+    subdirs.sort()
+    for _, full in subdirs:
+        _walk(full, found, skipped, seen)
+
+
+def read_results_file(
+    path: str | os.PathLike[str], data: Any = None, pick: Iterable[tuple[str, str]] | None = None
+) -> ResultsFile | None:
     """Read one file; None if it parses but is not an lm-eval/lighteval results file.
 
     Malformed JSON, or a results file with wrongly typed structure (``results`` not a mapping
     of mappings, a non-string model name), raises :class:`ScorekitError` naming the place.
+    ``pick``: (task key, metric) pairs whose values to also collect in
+    :attr:`ResultsFile.picked` (see :func:`load_results`).
     """
-    path = os.fspath(path)
+    return _read(os.fspath(path), data, None if pick is None else tuple(pick))
+
+
+def _read(path: str, data: Any, pairs: tuple[tuple[str, str], ...] | None) -> ResultsFile | None:
     if data is None:
         data = load_json(path)
     if not isinstance(data, dict):
@@ -200,7 +245,7 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
     if not results:
         raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    if any(type(m) is not dict for m in results.values()):
+    if set(map(type, results.values())) != {dict}:  # one C-level pass; the offender is found below
         key, metrics = next((k, m) for k, m in results.items() if not isinstance(m, dict))
         raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
     ts, ts_source = _timestamp(path, data if harness == LM_EVAL else None)
@@ -219,7 +264,20 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
                 n_shot[k] = int(m.group(1))
         if not tasks:
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
-    return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
+    if pairs is None:
+        return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
+    get = tasks.get  # while the parsed file is still warm in the cache
+    picked = tuple([get(key, _NO_METRICS).get(metric, ABSENT) for key, metric in pairs])
+    return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot, pairs, picked)
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()  # a picked value the file does not have (see ResultsFile.picked)
+_NO_METRICS: dict[str, Any] = {}
 
 
 def task_base(key: str) -> str:
@@ -237,21 +295,26 @@ def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
     Every replacement is recorded in :attr:`ModelResults.overrides`.
     """
     models: dict[str, ModelResults] = {}
-    for f in sorted(files, key=lambda f: (f.timestamp, f.path)):
+    for f in sorted(files, key=attrgetter("timestamp", "path")):
         mr = models.get(f.model)
         if mr is None:
             mr = models[f.model] = ModelResults(f.model)
         mr.sources.append(f.path)
         mr.harnesses.add(f.harness)
-        common = mr.task_files.keys() & f.tasks.keys() if mr.task_files else ()
+        mr.files.append(f)
+        if len(mr.files) == 1:  # one file so far: task_files is built when first needed
+            continue
+        task_files = mr.task_files if len(mr.files) > 2 else dict.fromkeys(mr.files[0].tasks, mr.files[0])
+        common = task_files.keys() & f.tasks.keys()
         if common:
             replaced: dict[str, list[str]] = {}
             for key in f.tasks:  # file order, for readable notes
                 if key in common:
-                    replaced.setdefault(mr.task_files[key].path, []).append(key)
+                    replaced.setdefault(task_files[key].path, []).append(key)
             for dropped, keys in replaced.items():
                 mr.overrides.append(Override(kept=f.path, dropped=dropped, tasks=keys))
-        mr.task_files.update(dict.fromkeys(f.tasks, f))
+        task_files.update(dict.fromkeys(f.tasks, f))
+        mr._task_files = task_files
     return models
 
 
@@ -259,6 +322,7 @@ def load_results(
     paths: Iterable[str | os.PathLike[str]],
     *,
     on_file: Callable[[int, int], None] | None = None,
+    pick: Iterable[tuple[str, str]] | None = None,
 ) -> LoadedResults:
     """Discover, read and merge results files (see module docstring).
 
@@ -266,6 +330,11 @@ def load_results(
     :attr:`LoadedResults.skipped`); a malformed JSON file named ``results*.json`` is an error,
     other malformed JSON in a walk is skipped. A file passed explicitly must be a results file.
     No results file at all is an error. ``on_file(done, total)`` is called after each file.
+
+    ``pick``: (task key, metric) pairs a consumer will read from most files (the leaderboard's
+    columns). Each file's values for them are collected while the parsed file is still in the
+    CPU cache, into :attr:`ResultsFile.picked` (``ABSENT`` where the exact key or metric is not
+    there); ``tasks`` stays complete, so nothing else changes.
     """
     paths = list(paths)
     if not paths:
@@ -279,7 +348,7 @@ def load_results(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        _read_all(candidates, skipped, files, on_file)
+        _read_all(candidates, skipped, files, on_file, None if pick is None else tuple(pick))
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -290,7 +359,7 @@ def load_results(
     return LoadedResults(merge(files), files, skipped)
 
 
-def _read_all(candidates, skipped, files, on_file) -> None:
+def _read_all(candidates, skipped, files, on_file, pairs) -> None:
     total = len(candidates)
     for i, (path, explicit) in enumerate(candidates):
         # A malformed file is an error when it was named on the command line or is named like
@@ -303,7 +372,7 @@ def _read_all(candidates, skipped, files, on_file) -> None:
             skipped["unparsable JSON files"].append(path)
             data = _UNPARSABLE
         if data is not _UNPARSABLE:
-            rf = read_results_file(path, data)
+            rf = _read(path, data, pairs)
             if rf is not None:
                 files.append(rf)
             elif explicit:
@@ -314,6 +383,7 @@ def _read_all(candidates, skipped, files, on_file) -> None:
                 )
             else:
                 skipped["other JSON files"].append(path)
+        data = None  # let this parsed file go before the next is parsed: its memory is reused, warm
         if on_file is not None:
             on_file(i + 1, total)
 
@@ -322,7 +392,7 @@ def _fast_load(path: str) -> Any:
     """orjson on the file's bytes; anything unusual (NaN literals, bad JSON, unreadable file)
     goes through :func:`scorekit.io.load_json` for its exact error message or NaN support."""
     try:
-        with open(path, "rb") as fh:
+        with open(path, "rb", buffering=0) as fh:  # one read of the whole file, no buffer object
             return orjson.loads(fh.read())
     except (OSError, ValueError):
         return load_json(path)
