@@ -237,7 +237,7 @@ def _read(path: str, data: Any, pairs: tuple[tuple[str, str], ...] | None) -> Re
     results = data.get("results")
     if "config_general" in data and "results" in data:
         harness = LIGHTEVAL
-    elif "results" in data and any(k in data for k in _LM_EVAL_MARKERS):
+    elif "results" in data and not data.keys().isdisjoint(_LM_EVAL_MARKERS):
         harness = LM_EVAL
     else:
         return None

@@ -81,16 +81,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.plot:
         plot_fmt = Path(args.plot).suffix.lstrip(".").lower() or "png"
     config = _resolve_config(args.config)
-    # The values the columns read are picked from each file as it is parsed (see load_results);
-    # with the default configs the lighteval one is used only for models seen only in lighteval files.
-    lighteval_config = lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG) if isinstance(config, dict) else None
-    used = [config["lm-eval"], lighteval_config] if isinstance(config, dict) else [config]
+    # The values the columns read under their exact keys are picked from each file as it is
+    # parsed (see load_results). The default lighteval config is left out: its keys match
+    # lighteval's "task|fewshots" keys only by base name, which the general lookup handles.
+    pick = lb.picks([config["lm-eval"] if isinstance(config, dict) else config])
 
     with _Progress(args.progress) as progress:
-        loaded = load_results(args.paths, on_file=progress.update, pick=lb.picks(used))
+        loaded = load_results(args.paths, on_file=progress.update, pick=pick)
 
     if isinstance(config, dict) and any(m.harnesses == {"lighteval"} for m in loaded.models.values()):
-        config["lighteval"] = lighteval_config  # only when needed
+        config["lighteval"] = lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)  # only when needed
     rows = lb.compute_leaderboard(loaded.models.values(), config)
     first = config if not isinstance(config, dict) else config["lm-eval"]
     columns = list(first.columns) + ([first.average] if first.average else [])
