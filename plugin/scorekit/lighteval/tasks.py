@@ -66,6 +66,7 @@ from scorekit.score.analysis import summarize
 from scorekit.score.records import Record, as_record
 from scorekit.score.scoring import equal_for, prompt_for, record_for
 from scorekit.score.templates import N_PROMPT_TEMPLATES, math_answer_corrections
+from scorekit.score import variants as _variants
 from scorekit.score.variants import (
     DOC_FIELDS,
     N_SAMPLES,
@@ -84,13 +85,11 @@ GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
 LETTERS = string.ascii_uppercase
 GENERATION_SIZE = 1024  # SCORE's max_gen_toks
 MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
-FAMILIES = {"mmlu_pro": ("prompt", "option_order", "non_greedy"),
-            "agieval": ("prompt", "option_order", "non_greedy"),
-            "math": ("prompt", "non_greedy")}
-# subset -> number of options (AGIEval) / hub config name (MATH)
+FAMILIES = _variants.BENCHMARK_FAMILIES
+# subset -> number of options (AGIEval) / hub config names (MATH); subsets from scorekit.score.variants
 AGIEVAL_OPTIONS = {"aqua_rat": 5, "logiqa_en": 4, "lsat_ar": 5, "lsat_lr": 5, "lsat_rc": 5, "sat_en": 4, "sat_math": 4}
-MATH_SUBJECTS = ("algebra", "counting_and_probability", "geometry", "intermediate_algebra", "number_theory",
-                 "prealgebra", "precalculus")
+assert set(AGIEVAL_OPTIONS) == set(_variants.AGIEVAL_SUBSETS)
+MATH_SUBJECTS = tuple(_variants.MATH_SUBJECTS)
 MMLU_PRO_OPTIONS = 10
 SCORE_DOC_KEY = "score"  # doc.specific[SCORE_DOC_KEY] holds the expanded document (DOC_FIELDS)
 
