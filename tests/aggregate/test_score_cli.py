@@ -18,7 +18,7 @@ from scorekit.errors import ScorekitError
 from scorekit.resources import config_path
 from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
 
-GOLDEN = Path("/work/shared/reference/oll-golden-pythia-410m.json")
+GOLDEN = Path(__file__).resolve().parent / "leaderboard_fixtures" / "oll-golden-pythia-410m.json"
 
 SMALL = """\
 categories:
