@@ -54,6 +54,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScorekitError as exc:
         print(f"scorekit: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        # A file the user named could not be read or written (permissions, disk full, ...).
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"scorekit: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("scorekit: interrupted", file=sys.stderr)
         return 130

@@ -16,16 +16,23 @@ from scorekit.errors import ScorekitError
 def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path next to ``target``; move it into place only on success.
 
-    A failure inside the block leaves no partial output file behind.
+    A failure inside the block leaves no partial output file behind. A target that cannot be
+    written (missing permission, a file where a folder should be) raises :class:`ScorekitError`.
     """
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+    except OSError as exc:
+        raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
     tmp_path = Path(tmp)
     try:
         yield tmp_path
-        os.replace(tmp_path, target)
+        try:
+            os.replace(tmp_path, target)
+        except OSError as exc:
+            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
     except BaseException:
         tmp_path.unlink(missing_ok=True)
         raise
