@@ -1,4 +1,4 @@
-"""``scorekit robustness PATH...``: the SCORE robustness report from lm-eval logs."""
+"""``scorekit robustness PATH...``: the SCORE robustness report from lm-eval or lighteval logs."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ FORMATS = ("table", "markdown", "csv", "json")
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "robustness",
-        help="SCORE robustness report (accuracy spread, consistency rate, ...) from lm-eval logs",
+        help="SCORE robustness report (accuracy spread, consistency rate, ...) from lm-eval or lighteval logs",
         description=(
             "Report SCORE robustness per model: per-prompt accuracy and spread, consistency rate (CR) "
             "with a bootstrap interval, per-position accuracy and option CR, non-greedy accuracy and "
             "CR, unparsed rate. PATHs are results_*.json / samples_*.jsonl files or folders (searched "
             "recursively) written by lm-eval with --output_path and --log_samples, by scorekit's or "
-            "by lm-eval's own SCORE tasks (including the seed_1..seed_5 non-greedy layout). Numbers "
+            "by lm-eval's own SCORE tasks (including the seed_1..seed_5 non-greedy layout), or by "
+            "lighteval with --save-details (details_*.parquet, results_*.json). Numbers "
             "are recomputed from samples logs when present, else taken from the results files."
         ),
     )
