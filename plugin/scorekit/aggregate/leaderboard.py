@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Iterable
+from operator import itemgetter
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -82,20 +83,44 @@ class _TaskIndex:
 def _exact_values(model: ModelResults, config: NormalizationConfig) -> list | None:
     """The raw values of every config part under its exact results key, unchecked; None when
     one is absent. A model read from one file loaded with ``pick`` has them side by side in
-    :attr:`ResultsFile.picked` (no lookups in its task dicts, scattered over memory by now)."""
-    if len(model.files) == 1:
-        single = model.files[0]
-        if single.picked is not None:
-            positions = _positions(config, single.picked_pairs)
+    :attr:`ResultsFile.picked` (no lookups in its task dicts, scattered over memory by now);
+    so does a model whose newest file is lean (it holds every picked key, so all come from it)."""
+    newest = model.files[-1]
+    if len(model.files) == 1 or newest.lean:
+        if newest.picked is not None:
+            positions = _positions(config, newest.picked_pairs)
             if positions is not None:
-                picked = single.picked
-                values = [picked[i] for i in positions]
-                return None if ABSENT in values else values
+                values = positions(newest.picked)
+                return values if newest.lean or ABSENT not in values else None  # lean: never ABSENT
     files = model.task_files
-    try:
-        return [files[key].tasks[key][metric] for _, key, metric in _flat_parts(config)]
-    except KeyError:
-        return None
+    values = []
+    for _, key, metric in _flat_parts(config):
+        rf = files.get(key)
+        if rf is None:
+            return None
+        v = _lean_value(rf, key, metric) if rf.lean else rf.tasks[key].get(metric, _ABSENT)
+        if v is _ABSENT:
+            return None
+        values.append(v)
+    return values
+
+
+def _lean_value(rf: ResultsFile, key: str, metric: str):
+    """A value of a lean file (see :func:`load_results`): always among its picked ones, as
+    lean files hold every picked pair and are only read with the config they were picked for."""
+    return rf.picked[_pair_index(rf.picked_pairs)[(key, metric)]]  # type: ignore[index]
+
+
+_PAIR_INDEX_CACHE: dict[int, tuple[tuple, dict[tuple[str, str], int]]] = {}
+
+
+def _pair_index(pairs: tuple[tuple[str, str], ...]) -> dict[tuple[str, str], int]:
+    cached = _PAIR_INDEX_CACHE.get(id(pairs))
+    if cached is None or cached[0] is not pairs:
+        if len(_PAIR_INDEX_CACHE) >= 64:  # one entry per load: keep a long-lived process bounded
+            _PAIR_INDEX_CACHE.clear()
+        cached = _PAIR_INDEX_CACHE[id(pairs)] = (pairs, {pair: i for i, pair in reversed(list(enumerate(pairs)))})
+    return cached[1]
 
 
 def _gather(model: ModelResults, config: NormalizationConfig, out: np.ndarray) -> tuple[dict[str, list[str]], list[str]]:
@@ -137,8 +162,7 @@ def _gather(model: ModelResults, config: NormalizationConfig, out: np.ndarray) -
                 notes.append(
                     f"{key}: several runs ({', '.join(sorted([actual] + others))}); used the newest, {actual} from {rf.path}"
                 )
-        metrics = rf.tasks[actual]
-        v = metrics.get(metric, _ABSENT)
+        v = _lean_value(rf, actual, metric) if rf.lean else rf.tasks[actual].get(metric, _ABSENT)
         if v is _ABSENT:
             absent.setdefault(column, []).append(f"{actual} -> {metric}")
             out[i] = np.nan
@@ -163,18 +187,28 @@ def _flat_parts(config: NormalizationConfig) -> list[tuple[str, str, str]]:
     return cached[1]
 
 
-_POSITIONS_CACHE: dict[tuple[int, int], tuple[NormalizationConfig, tuple, list[int] | None]] = {}
+_POSITIONS_CACHE: dict[tuple[int, int], tuple[NormalizationConfig, tuple, Callable[[tuple], list] | None]] = {}
 
 
-def _positions(config: NormalizationConfig, pairs: tuple[tuple[str, str], ...]) -> list[int] | None:
-    """Index in ``pairs`` of each of the config's (results key, metric) parts; None if one is not there."""
+def _positions(config: NormalizationConfig, pairs: tuple[tuple[str, str], ...]) -> Callable[[tuple], list] | None:
+    """``picked -> [value of each of the config's (results key, metric) parts]`` for values
+    picked for ``pairs``; None if a part is not among them."""
     cached = _POSITIONS_CACHE.get((id(config), id(pairs)))
     if cached is None or cached[0] is not config or cached[1] is not pairs:
+        if len(_POSITIONS_CACHE) >= 64:  # one entry per load and config: keep it bounded
+            _POSITIONS_CACHE.clear()
         where = {pair: i for i, pair in reversed(list(enumerate(pairs)))}
         found = [where.get((key, metric)) for _, key, metric in _flat_parts(config)]
-        cached = (config, pairs, None if None in found else found)
+        cached = (config, pairs, None if None in found else _list_getter(found))
         _POSITIONS_CACHE[(id(config), id(pairs))] = cached
     return cached[2]
+
+
+def _list_getter(positions: list[int]) -> Callable[[tuple], list]:
+    if len(positions) > 1:
+        get = itemgetter(*positions)
+        return lambda picked: list(get(picked))
+    return lambda picked: [picked[i] for i in positions]
 
 
 def _score_matrix(config: NormalizationConfig, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -224,28 +258,24 @@ def _rows_for(models: list[ModelResults], config: NormalizationConfig) -> list[L
     columns = config.columns
     average = scores.mean(axis=1) if config.average is not None else None
     score_lists, raw_lists = scores.tolist(), raw.tolist()
+    averages = average.tolist() if average is not None else None  # the same doubles as float(average[i])
+    average_column, name = config.average, config.name
     rows = []
+    append = rows.append
     for i, (model, (absent, notes)) in enumerate(zip(models, gathered)):
-        missing = [c for c in columns if c in absent]
+        missing = [c for c in columns if c in absent] if absent else []
         if missing:
             s = {c: (None if c in absent else v) for c, v in zip(columns, score_lists[i])}
             r = {c: (None if c in absent else v) for c, v in zip(columns, raw_lists[i])}
         else:
             s = dict(zip(columns, score_lists[i]))
             r = dict(zip(columns, raw_lists[i]))
-        if average is not None:
-            s[config.average] = None if missing else float(average[i])  # never a mean of fewer columns
-        rows.append(
+        if averages is not None:
+            s[average_column] = None if missing else averages[i]  # never a mean of fewer columns
+        append(
             LeaderboardRow(
-                model=model.model,
-                scores=s,
-                raw=r,
-                missing=missing,
-                sources=list(model.sources),
-                config=config.name,
-                average_column=config.average,
-                missing_detail={c: absent[c] for c in missing},
-                notes=notes,
+                model.model, s, r, missing, list(model.sources), name, average_column,
+                {c: absent[c] for c in missing} if missing else {}, notes,
             )
         )
     return rows

@@ -40,7 +40,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import attrgetter
+from operator import attrgetter, getitem, itemgetter
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -74,6 +74,9 @@ class ResultsFile:
     # this file's values for them, ``ABSENT`` where the exact task key or the metric is not there
     picked_pairs: tuple[tuple[str, str], ...] | None = None
     picked: tuple[Any, ...] | None = None
+    # with ``lean=``: the file's values live only in ``picked`` (all present); ``tasks`` maps
+    # each task key to None (one dict shared by files with the same keys), ``n_shot`` is empty
+    lean: bool = False
 
 
 @dataclass
@@ -229,7 +232,9 @@ def read_results_file(
     return _read(os.fspath(path), data, None if pick is None else tuple(pick))
 
 
-def _read(path: str, data: Any, pairs: tuple[tuple[str, str], ...] | None) -> ResultsFile | None:
+def _read(
+    path: str, data: Any, pairs: tuple[tuple[str, str], ...] | None, key_sets: dict[tuple, dict] | None = None
+) -> ResultsFile | None:
     if data is None:
         data = load_json(path)
     if not isinstance(data, dict):
@@ -266,9 +271,45 @@ def _read(path: str, data: Any, pairs: tuple[tuple[str, str], ...] | None) -> Re
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
     if pairs is None:
         return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
-    get = tasks.get  # while the parsed file is still warm in the cache
-    picked = tuple([get(key, _NO_METRICS).get(metric, ABSENT) for key, metric in pairs])
+    # while the parsed file is still warm in the cache; all present (the usual case): C-level
+    tasks_of, metrics = _pickers(pairs)
+    try:
+        picked = tuple(map(getitem, tasks_of(tasks), metrics))
+        complete = True
+    except KeyError:
+        get = tasks.get
+        picked = tuple([get(key, _NO_METRICS).get(metric, ABSENT) for key, metric in pairs])
+        complete = False
+    if key_sets is not None and harness == LM_EVAL and complete:
+        # lean: keep the task keys (shared) and the picked values; the parsed tree goes now
+        keys = tuple(tasks)
+        shared = key_sets.get(keys)
+        if shared is None:
+            shared = key_sets[keys] = dict.fromkeys(keys)
+        return ResultsFile(path, harness, model, ts, ts_source, shared, _NO_N_SHOT, pairs, picked, True)
     return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot, pairs, picked)
+
+
+_PICKERS: dict[int, tuple[tuple, Callable[[dict], tuple], tuple[str, ...]]] = {}
+
+
+def _pickers(pairs: tuple[tuple[str, str], ...]) -> tuple[Callable[[dict], tuple], tuple[str, ...]]:
+    """``(tasks -> their metric dicts for the pairs' task keys (KeyError if one is absent),
+    the pairs' metrics)``, cached per ``pairs`` object."""
+    cached = _PICKERS.get(id(pairs))
+    if cached is None or cached[0] is not pairs:
+        if len(_PICKERS) >= 64:  # one entry per pick tuple; keep a long-lived process bounded
+            _PICKERS.clear()
+        keys = [key for key, _ in pairs]
+        if len(keys) == 1:
+            key = keys[0]
+            getter: Callable[[dict], tuple] = lambda tasks: (tasks[key],)
+        elif keys:
+            getter = itemgetter(*keys)
+        else:
+            getter = lambda tasks: ()
+        cached = _PICKERS[id(pairs)] = (pairs, getter, tuple(metric for _, metric in pairs))
+    return cached[1], cached[2]
 
 
 class _Absent:
@@ -278,6 +319,7 @@ class _Absent:
 
 ABSENT: Any = _Absent()  # a picked value the file does not have (see ResultsFile.picked)
 _NO_METRICS: dict[str, Any] = {}
+_NO_N_SHOT: dict[str, Any] = {}  # shared by lean files: never written to
 
 
 def task_base(key: str) -> str:
@@ -304,7 +346,14 @@ def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
         mr.files.append(f)
         if len(mr.files) == 1:  # one file so far: task_files is built when first needed
             continue
-        task_files = mr.task_files if len(mr.files) > 2 else dict.fromkeys(mr.files[0].tasks, mr.files[0])
+        if len(mr.files) == 2 and f.tasks is mr.files[0].tasks:  # lean files with the same keys (shared)
+            mr.overrides.append(Override(kept=f.path, dropped=mr.files[0].path, tasks=list(f.tasks)))
+            continue  # every task comes from f: task_files is again built when first needed
+        task_files = mr._task_files
+        if task_files is None:  # of the files before f
+            task_files = {}
+            for g in mr.files[:-1]:
+                task_files.update(dict.fromkeys(g.tasks, g))
         common = task_files.keys() & f.tasks.keys()
         if common:
             replaced: dict[str, list[str]] = {}
@@ -323,6 +372,7 @@ def load_results(
     *,
     on_file: Callable[[int, int], None] | None = None,
     pick: Iterable[tuple[str, str]] | None = None,
+    lean: bool = False,
 ) -> LoadedResults:
     """Discover, read and merge results files (see module docstring).
 
@@ -335,6 +385,12 @@ def load_results(
     columns). Each file's values for them are collected while the parsed file is still in the
     CPU cache, into :attr:`ResultsFile.picked` (``ABSENT`` where the exact key or metric is not
     there); ``tasks`` stays complete, so nothing else changes.
+
+    ``lean`` (with ``pick``): an lm-eval file whose picked values are all present keeps only
+    those (:attr:`ResultsFile.lean`): its ``tasks`` maps each task key to None (merging and
+    override notes are unchanged) and ``n_shot`` is empty, so the rest of its parsed tree is
+    freed right away. For consumers that read only the picked (task key, metric) pairs of such
+    files (the leaderboard); other files are kept whole.
     """
     paths = list(paths)
     if not paths:
@@ -348,7 +404,8 @@ def load_results(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        _read_all(candidates, skipped, files, on_file, None if pick is None else tuple(pick))
+        pairs = None if pick is None else tuple(pick)
+        _read_all(candidates, skipped, files, on_file, pairs, {} if lean and pairs is not None else None)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -359,7 +416,7 @@ def load_results(
     return LoadedResults(merge(files), files, skipped)
 
 
-def _read_all(candidates, skipped, files, on_file, pairs) -> None:
+def _read_all(candidates, skipped, files, on_file, pairs, key_sets=None) -> None:
     total = len(candidates)
     for i, (path, explicit) in enumerate(candidates):
         # A malformed file is an error when it was named on the command line or is named like
@@ -372,7 +429,7 @@ def _read_all(candidates, skipped, files, on_file, pairs) -> None:
             skipped["unparsable JSON files"].append(path)
             data = _UNPARSABLE
         if data is not _UNPARSABLE:
-            rf = _read(path, data, pairs)
+            rf = _read(path, data, pairs, key_sets)
             if rf is not None:
                 files.append(rf)
             elif explicit:

@@ -87,7 +87,9 @@ def _run(args: argparse.Namespace) -> int:
     pick = lb.picks([config["lm-eval"] if isinstance(config, dict) else config])
 
     with _Progress(args.progress) as progress:
-        loaded = load_results(args.paths, on_file=progress.update, pick=pick)
+        # lean: files holding every picked value keep only those; the rest of each parsed tree
+        # is freed while it is still in the cache, not all at once at the end
+        loaded = load_results(args.paths, on_file=progress.update, pick=pick, lean=True)
 
     if isinstance(config, dict) and any(m.harnesses == {"lighteval"} for m in loaded.models.values()):
         config["lighteval"] = lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)  # only when needed
@@ -149,7 +151,8 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
     if fmt == "json":
         import orjson
 
-        doc = {"models": [r.to_json() for r in rows]}
+        # the shape of LeaderboardRow.to_json, without its defensive copies
+        doc = {"models": [{"model": r.model, "scores": r.scores, "raw": r.raw, "missing": r.missing, "sources": r.sources} for r in rows]}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
     from scorekit.tables import render as render_table
 
