@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,16 +39,51 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
-def write_text_atomic(target: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``target`` atomically (UTF-8)."""
-    with atomic_path(target) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-
-
 def write_bytes_atomic(target: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``target`` atomically."""
+    """Write ``data`` to ``target`` atomically; a failed write (disk full, ...) raises
+    :class:`ScorekitError` naming ``target`` and leaves nothing behind."""
     with atomic_path(target) as tmp:
-        tmp.write_bytes(data)
+        try:
+            tmp.write_bytes(data)
+        except OSError as exc:
+            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
+
+
+def write_text_atomic(target: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``target`` atomically (UTF-8); see :func:`write_bytes_atomic`."""
+    write_bytes_atomic(target, text.encode("utf-8"))
+
+
+def emit(text: str, output: str | os.PathLike[str] | None) -> None:
+    """A command's result: written atomically to ``output`` when given, else to stdout."""
+    if output:
+        write_text_atomic(output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def read_bytes(path: str | os.PathLike[str], *, expected: str = "a file", missing: str = "file not found") -> bytes:
+    """The bytes of a user's file; a missing file, a folder or a read error raises
+    :class:`ScorekitError` naming the file (``missing`` / "is a directory, expected <expected>")."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ScorekitError(missing, path=path) from None
+    except IsADirectoryError:
+        raise ScorekitError(f"is a directory, expected {expected}", path=path) from None
+    except OSError as exc:
+        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+
+
+def read_text(path: str | os.PathLike[str], *, expected: str = "a file", missing: str = "file not found") -> str:
+    """:func:`read_bytes` decoded as UTF-8 with universal newlines (as text-mode ``open``);
+    text that is not UTF-8 raises :class:`ScorekitError`."""
+    data = read_bytes(path, expected=expected, missing=missing)
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as exc:
+        raise ScorekitError(f"not UTF-8 text (byte {exc.start})", path=path) from None
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:
@@ -57,14 +93,7 @@ def load_json(path: str | os.PathLike[str]) -> Any:
     Infinity literals, which lm-eval can write, are accepted through the standard parser.
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ScorekitError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise ScorekitError("is a directory, expected a JSON file", path=path) from None
-    except OSError as exc:
-        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    data = read_bytes(path, expected="a JSON file")
     try:
         import orjson
 

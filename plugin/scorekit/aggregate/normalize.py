@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.errors import ScorekitError
+from scorekit.io import read_text
 
 AGGREGATIONS = ("normalize_each", "mean_raw")
 
@@ -140,16 +141,7 @@ def load_config(path: str | os.PathLike[str]) -> NormalizationConfig:
     import yaml
 
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScorekitError("config file not found", path=path) from None
-    except IsADirectoryError:
-        raise ScorekitError("is a directory, expected a YAML config file", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise ScorekitError(f"not UTF-8 text (byte {exc.start})", path=path) from None
-    except OSError as exc:
-        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    text = read_text(path, expected="a YAML config file", missing="config file not found")
     try:
         # the C-accelerated SafeLoader when libyaml is present: same safe subset, ~10x faster
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from scorekit.errors import ScorekitError
+from scorekit.io import read_text
 
 DEFAULT_FILE = "ranks_general.txt"
 SAMPLE_FILE = "ranking_sample.txt"
@@ -154,17 +155,7 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
 def read_rank_file(path: str | Path) -> RankData:
     """Read and parse a rank file (see :func:`parse_rank_text`)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScorekitError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise ScorekitError("is a directory, expected a rank file", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise ScorekitError(f"not UTF-8 text (byte {exc.start})", path=path) from None
-    except OSError as exc:
-        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
-    return parse_rank_text(text, str(path))
+    return parse_rank_text(read_text(path, expected="a rank file"), str(path))
 
 
 def _literal_dict(node: ast.Dict, path: str, name: str | None) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from typing import Any, Callable
 import yaml
 
 from scorekit.errors import ScorekitError
+from scorekit.io import read_text
 
 Normalizer = Callable[[float, float, float], Any]
 
@@ -140,16 +141,7 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
 
 
 def _read_yaml(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScorekitError("config file not found", path=path) from None
-    except IsADirectoryError:
-        raise ScorekitError("is a directory, expected a YAML config file", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise ScorekitError(f"not UTF-8 text (byte {exc.start})", path=path) from None
-    except OSError as exc:
-        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    text = read_text(path, expected="a YAML config file", missing="config file not found")
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader derives from SafeLoader
     except ScorekitError as exc:

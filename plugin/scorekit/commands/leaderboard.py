@@ -73,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.results_files import load_results
     from scorekit.errors import ScorekitError
-    from scorekit.io import write_bytes_atomic, write_text_atomic
+    from scorekit.io import emit, write_bytes_atomic
 
     if args.digits < 0:
         raise ScorekitError("--digits must be >= 0")
@@ -106,11 +106,7 @@ def _run(args: argparse.Namespace) -> int:
     # Everything is computed; write outputs (each atomically), then the notes.
     if image is not None:
         write_bytes_atomic(args.plot, image)
-    if args.output:
-        write_text_atomic(args.output, text)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    emit(text, args.output)
     for line in lb.override_notes(loaded.models.values()):
         print(f"scorekit: note: {line}", file=sys.stderr)
     for row in rows:

@@ -53,7 +53,7 @@ def missing_file_message(name: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
     from scorekit.errors import ScorekitError
-    from scorekit.io import write_text_atomic
+    from scorekit.io import emit
 
     path = Path(args.file)
     if not path.exists():
@@ -64,13 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         raise ScorekitError("no model has a rank in any benchmark: nothing to rank", path=path)
     text = rank.render_ranking(rows, args.format)
-    if args.output:
-        try:
-            write_text_atomic(args.output, text)
-        except OSError as exc:
-            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=args.output) from None
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     for models, why in (
         (rank.unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
         (rank.costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),

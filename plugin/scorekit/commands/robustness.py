@@ -33,7 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.errors import ScorekitError
-    from scorekit.io import write_text_atomic
+    from scorekit.io import emit
     from scorekit.score.readers import read_paths
     from scorekit.score.report import build_report, notes_lines, render_report
 
@@ -43,10 +43,7 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError(f"--resamples must be a positive integer, got {args.resamples}")
     report = build_report(read_paths(args.paths), confidence=args.confidence, n_resamples=args.resamples, seed=args.seed)
     text = render_report(report, args.format)
-    if args.output:
-        write_text_atomic(args.output, text)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     if args.format == "csv":  # the long CSV has no room for notes: say them on stderr
         for line in notes_lines(report):
             print(f"scorekit: note: {line}", file=sys.stderr)

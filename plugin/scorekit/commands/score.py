@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.aggregate.threshold import BadValue, NormalizerError, score_models
     from scorekit.errors import ScorekitError
-    from scorekit.io import write_text_atomic
+    from scorekit.io import emit
 
     if args.digits < 0:
         raise ScorekitError("--digits must be >= 0")
@@ -95,14 +95,7 @@ def run(args: argparse.Namespace) -> int:
     scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
-    if args.output:
-        try:
-            write_text_atomic(args.output, text)
-        except OSError as exc:
-            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=args.output) from None
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    emit(text, args.output)
     _notes(loaded, scored, args.missing)
     return 0
 
