@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from scorekit.demo.local_tasks import shipped_leaf_tasks, write_local_tasks
 from scorekit.resources import tasks_dir
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -36,31 +37,22 @@ def _fixture_for(task: str) -> Path:
     raise KeyError(task)
 
 
-def build_fixture_tasks(out: Path, *, max_gen_toks: int = 16, source: Path | None = None) -> Path:
-    """Write the fixture-backed copy of the shipped SCORE tasks into ``out``; return ``out``."""
-    source = Path(source or tasks_dir()) / "score"
+def build_fixture_tasks(out: Path, *, max_gen_toks: int = 16) -> Path:
+    """Write the fixture-backed copy of the shipped SCORE tasks into ``out``; return ``out``.
+
+    Leaf tasks go through the package's own override writer (the one ``scorekit demo`` uses);
+    the group YAMLs are copied unchanged so the real group names resolve too.
+    """
+    source = tasks_dir() / "score"
     out.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.rglob("*.yaml")):
         cfg = yaml.safe_load(path.read_text().replace("!function", ""))
-        target = out / path.relative_to(source)
-        target.parent.mkdir(parents=True, exist_ok=True)
         if "group" in cfg:
+            target = out / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
-            continue
-        sampled = "non_greedy" in cfg["task"]
-        gen = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": sampled}
-        if sampled:
-            gen["temperature"] = 0.7
-        override = {
-            "include": str(path),
-            "task": cfg["task"],
-            "dataset_path": "json",
-            "dataset_name": None,
-            "dataset_kwargs": {"data_files": {"test": str(_fixture_for(cfg["task"]))}},
-            "generation_kwargs": gen,
-        }
-        target.write_text(yaml.safe_dump(override, sort_keys=False))
-    return out
+    leaves = shipped_leaf_tasks()
+    return write_local_tasks(out, {task: _fixture_for(task) for task in leaves}, max_gen_toks=max_gen_toks)
 
 
 def fixture_rows(name: str) -> list[dict]:
