@@ -11,9 +11,9 @@ A reader turns the files one harness writes into two kinds of items, which
 
 Readers plug in through :data:`READERS`: each has a ``name``, ``claims(path)`` (is this file
 mine?) and ``read(paths, explicit)`` returning a :class:`ReadResult`. :func:`read_paths` walks
-the user's paths, hands every file to the first reader that claims it, and raises
-:class:`~scorekit.errors.ScorekitError` for an explicitly named file nobody claims. A lighteval
-details reader (parquet) adds itself to :data:`READERS` and yields the same items.
+the user's paths, hands every file to the first reader that claims it (the readers added to
+:data:`READERS` first, in order, then the built-in lighteval and lm-eval readers), and raises
+:class:`~scorekit.errors.ScorekitError` for an explicitly named file nobody claims.
 """
 
 from __future__ import annotations
@@ -118,6 +118,8 @@ def _default_readers() -> list[Reader]:
     return [LightevalDetailsReader(), LmEvalLogsReader()]
 
 
+# Readers added by users (``READERS.append(MyReader())``); asked before the built-in ones, which
+# are always asked too.
 READERS: list[Reader] = []
 
 
@@ -160,7 +162,7 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
     """
     if not paths:
         raise ScorekitError("no input: give one or more result/samples files or folders")
-    readers = list(readers) if readers is not None else (READERS or _default_readers())
+    readers = list(readers) if readers is not None else [*READERS, *_default_readers()]
     files, explicit = discover(paths)
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
     unclaimed = 0
