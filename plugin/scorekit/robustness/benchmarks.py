@@ -20,7 +20,8 @@ lighteval variant task       ``score_<family>_robustness_<benchmark>[:<subset ke
 (these are upstream lm-eval's names, so scorekit's tasks replace upstream's one for one).
 Metric names are :func:`scorekit.robustness.analysis.metric_names` with the benchmark's
 ``macro``. Adding a benchmark means adding one :class:`Benchmark` to :data:`BENCHMARKS` plus its
-row rule (:func:`scorekit.robustness.variants.question_from_row`) and its templates.
+row rule (:data:`scorekit.robustness.variants.ROW_RULES`) and its templates (docs/extending.md).
+A benchmark with ``options == 0`` has free-form answers, compared as MATH answers are.
 """
 
 from __future__ import annotations
@@ -194,17 +195,12 @@ class TaskName:
     is_group: bool
 
 
-_TASK = re.compile(
-    rf"^(?:score_)?(?P<family>{'|'.join(FAMILIES)})_robustness_(?P<benchmark>{'|'.join(BENCHMARKS)})"
-    r"(?:_(?P<suffix>[a-z_]+))?$"
-)
-
-
 def classify_task(name: str) -> TaskName | None:
     """Benchmark, family and subset of a SCORE lm-eval task or group name (upstream and scorekit
     use the same names; the ``score_`` prefix is optional), or None for any other task.
     Unknown suffixes are not SCORE tasks."""
-    m = _TASK.match(name)
+    m = re.match(rf"^(?:score_)?(?P<family>{'|'.join(FAMILIES)})_robustness_(?P<benchmark>{'|'.join(BENCHMARKS)})"
+                 r"(?:_(?P<suffix>[a-z_]+))?$", name)
     if m is None:
         return None
     bench, family, suffix = BENCHMARKS[m["benchmark"]], m["family"], m["suffix"]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,7 @@ __all__ = [
     "agieval_question",
     "math_question",
     "question_from_row",
+    "ROW_RULES",
     "questions_from_rows",
     "swap_order",
     "expand",
@@ -126,20 +127,29 @@ def math_question(row: Mapping[str, Any], index: int, subject: str, corrections:
     return Question(f"{subject}/{index}", "math", subject, problem, (), -1, gold)
 
 
-def question_from_row(row: Mapping[str, Any], benchmark: str, subset: str = "", index: int = 0, *,
-                      where: str = "dataset row") -> Question:
-    """One dataset row of ``benchmark`` as a :class:`Question` (``index``: its row number, part
-    of AGIEval and MATH question ids). The row must have the benchmark's ``fields``
-    (:mod:`scorekit.robustness.benchmarks`); a missing one raises ScorekitError naming ``where``."""
-    for key in get_benchmark(benchmark).fields:
-        _need(row, key, where)
-    if benchmark == "mmlu_pro":
-        return mmlu_pro_question(row, where)
-    if benchmark == "agieval":
-        return agieval_question(row, index, subset, where)
+def _math_row(row: Mapping[str, Any], index: int, subset: str, where: str) -> Question:
     from scorekit.robustness.templates import math_answer_corrections
 
     return math_question(row, index, subset, math_answer_corrections(), where)
+
+
+# Row rule of each benchmark: (row, row index, subset key, where) -> Question.
+ROW_RULES: dict[str, Callable[[Mapping[str, Any], int, str, str], Question]] = {
+    "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where),
+    "agieval": agieval_question,
+    "math": _math_row,
+}
+
+
+def question_from_row(row: Mapping[str, Any], benchmark: str, subset: str = "", index: int = 0, *,
+                      where: str = "dataset row") -> Question:
+    """One dataset row of ``benchmark`` as a :class:`Question`, by the benchmark's row rule
+    (:data:`ROW_RULES`; ``index``: the row number, part of AGIEval and MATH question ids). The row
+    must have the benchmark's ``fields`` (:mod:`scorekit.robustness.benchmarks`); a missing one
+    raises ScorekitError naming ``where``."""
+    for key in get_benchmark(benchmark).fields:
+        _need(row, key, where)
+    return ROW_RULES[benchmark](row, index, subset, where)
 
 
 def questions_from_rows(rows: Iterable[Mapping[str, Any]], benchmark: str, subset: str = "", *,
