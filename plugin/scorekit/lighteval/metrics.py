@@ -70,15 +70,12 @@ __all__ = [
     "avg_at_k_metric",
     "MajAtK",
     "maj_at_k_metric",
-    "NormalizedMCProbability",
+    "LogprobValue",
     "normalized_mc_probability_metric",
-    "GoldProbability",
     "gold_probability_metric",
-    "LoglikelihoodAccuracy",
     "loglikelihood_accuracy_metric",
     "RecallAtK",
     "recall_at_k_metric",
-    "ReciprocalRank",
     "mrr_metric",
     "StringMetric",
     "exact_match_metric",
@@ -512,45 +509,43 @@ def _suffix(normalization: LogProbNormalization | None) -> str:
     return f"_{normalization.name}" if normalization is not None else ""
 
 
-def _logprob_metric(name: str, fn: SampleLevelComputation, normalization: LogProbNormalization | None) -> SampleLevelMetric:
+def _logprob_metric(name: str, normalization: LogProbNormalization | None) -> SampleLevelMetric:
     return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
-                             category=SamplingMethod.LOGPROBS, sample_level_fn=fn, corpus_level_fn=np.mean)
+                             category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
+                             corpus_level_fn=np.mean)
 
 
-class NormalizedMCProbability(_LogprobMetric):
-    """max_g exp(l_g - logsumexp(l)): :func:`scorekit.metrics.normalized_mc_probability` (no underflow)."""
+class LogprobValue(_LogprobMetric):
+    """The value of spec ``name``'s :mod:`scorekit.metrics` function (``fn(logprobs, gold)``) for
+    one doc: ``normalized_mc_probability`` (max_g exp(l_g) / sum_j exp(l_j), no underflow),
+    ``gold_probability`` (max_g exp(l_g)), ``loglikelihood_accuracy`` (1[argmax l in golds], the
+    first maximal choice wins ties), ``mrr`` (1 / rank of the best gold, ties by choice order)."""
+
+    def __init__(self, name: str, normalization: LogProbNormalization | None = None):
+        super().__init__(normalization)
+        self.name = name
+        self.fn = getattr(M, spec(name).function)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.normalized_mc_probability(*self._inputs(doc, model_response))
+        return self.fn(*self._inputs(doc, model_response))
+
+    def __str__(self) -> str:
+        return f"LogprobValue({self.name!r}, normalization={self.normalization})"
 
 
 def normalized_mc_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
     """``normalized_mc_probability``, computed without underflow (lighteval's own is ``normalized_mc_prob``)."""
-    return _logprob_metric("normalized_mc_probability", NormalizedMCProbability(normalization), normalization)
-
-
-class GoldProbability(_LogprobMetric):
-    """max_g exp(l_g): :func:`scorekit.metrics.gold_probability`."""
-
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.gold_probability(*self._inputs(doc, model_response))
+    return _logprob_metric("normalized_mc_probability", normalization)
 
 
 def gold_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
     """``gold_probability``: unnormalized probability of the best gold choice."""
-    return _logprob_metric("gold_probability", GoldProbability(normalization), normalization)
-
-
-class LoglikelihoodAccuracy(_LogprobMetric):
-    """1[argmax l in golds], first maximal choice wins ties: :func:`scorekit.metrics.loglikelihood_accuracy`."""
-
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.loglikelihood_accuracy(*self._inputs(doc, model_response))
+    return _logprob_metric("gold_probability", normalization)
 
 
 def loglikelihood_accuracy_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
     """``loglikelihood_accuracy`` (suffixed with the normalization name, as lighteval)."""
-    return _logprob_metric("loglikelihood_accuracy", LoglikelihoodAccuracy(normalization), normalization)
+    return _logprob_metric("loglikelihood_accuracy", normalization)
 
 
 class RecallAtK(_LogprobMetric):
@@ -576,16 +571,9 @@ def recall_at_k_metric(k: int, normalization: LogProbNormalization | None = None
     return _named("recall_at_k", RecallAtK(k, normalization), SamplingMethod.LOGPROBS)
 
 
-class ReciprocalRank(_LogprobMetric):
-    """1 / rank of the best gold, ties broken by choice order: :func:`scorekit.metrics.reciprocal_rank`."""
-
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.reciprocal_rank(*self._inputs(doc, model_response))
-
-
 def mrr_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
     """``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks the gold lower)."""
-    return _logprob_metric("mrr", ReciprocalRank(normalization), normalization)
+    return _logprob_metric("mrr", normalization)
 
 
 # --------------------------------------------------------------------------------------------

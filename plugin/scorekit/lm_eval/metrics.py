@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scorekit import metrics as M
-from scorekit.metric_specs import SPECS, column, tau_label
+from scorekit.metric_specs import SPECS, column, spec, tau_label
 
 __all__ = [
     "pass_at_k",
@@ -193,34 +193,33 @@ def edit_similarity(references, predictions, ignore_case: bool = False) -> float
     return _string_metric(M.edit_similarity)(references, predictions, ignore_case)
 
 
-def normalized_mc_probability(references, predictions) -> float:
-    """max over gold choices of softmax(log-likelihoods) (multiple_choice, via ScorekitTask)."""
-    gold, lls = _one(references, predictions)
-    return M.normalized_mc_probability(lls, gold)
+def _from_logprobs(name: str) -> Callable[..., float]:
+    """lm-eval adapter of spec ``name``: its :mod:`scorekit.metrics` function of the choices'
+    log-likelihoods and the gold index (or indices), named ``name`` (the entry point's target)."""
+    fn = getattr(M, spec(name).function)
+
+    def metric(references, predictions) -> float:
+        gold, lls = _one(references, predictions)
+        return fn(lls, gold)
+
+    metric.__name__ = metric.__qualname__ = name
+    metric.__doc__ = f"{name} of one document: :func:`scorekit.metrics.{fn.__name__}` (multiple_choice, via ScorekitTask)."
+    return metric
 
 
-def gold_probability(references, predictions) -> float:
-    """max over gold choices of exp(log-likelihood) (multiple_choice, via ScorekitTask)."""
-    gold, lls = _one(references, predictions)
-    return M.gold_probability(lls, gold)
+# max over gold choices of softmax(log-likelihoods); of exp(log-likelihood); 1 if the most likely
+# choice is a gold (first maximal choice on ties, as lm-eval's ``acc``); reciprocal rank of the
+# best-ranked gold (ties: earlier choice first; its mean is MRR)
+normalized_mc_probability = _from_logprobs("normalized_mc_probability")
+gold_probability = _from_logprobs("gold_probability")
+loglikelihood_accuracy = _from_logprobs("loglikelihood_accuracy")
+mrr = _from_logprobs("mrr")
 
 
 def recall_at_k(references, predictions, k: int | list[int] = 1):
     """1 if a gold choice is among the k most likely choices (ties: earlier choice first)."""
     gold, lls = _one(references, predictions)
     return {column("recall_at_k", k=kk): M.recall_at_k(lls, gold, kk) for kk in _listed(k)}
-
-
-def mrr(references, predictions) -> float:
-    """Reciprocal rank of the best-ranked gold choice (ties: earlier choice first); its mean is MRR."""
-    gold, lls = _one(references, predictions)
-    return M.reciprocal_rank(lls, gold)
-
-
-def loglikelihood_accuracy(references, predictions) -> float:
-    """1 if the most likely choice is a gold choice (ties: the first maximal choice, as lm-eval's ``acc``)."""
-    gold, lls = _one(references, predictions)
-    return M.loglikelihood_accuracy(lls, gold)
 
 
 @_one_call_per_doc
