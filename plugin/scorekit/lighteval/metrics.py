@@ -284,13 +284,16 @@ class _Sampled(SamplingMetric, SampleLevelComputation):
         return f"{type(self).__name__}(n={self.n}, needed={self._needed}, scorer={self.scorer!r})"
 
 
-class PassAtK(_Sampled):
-    """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises.
-    ``metric_name`` = ``{prefix_}pass@{k}`` for the current k."""
+class _OneK(_Sampled):
+    """Base of the metrics with one ``k``: ``metric_name`` is the column of spec ``spec_name``
+    for the current k, with ``prefix_`` in front (``pass@2`` after lighteval's ``@k=2``).
+    ``first_k``: the metric reads exactly the first k generations (n follows k)."""
 
-    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
-                 prefix: str | None = None):
-        super().__init__(n, scorer, k)
+    spec_name = ""
+    first_k = False
+
+    def __init__(self, k: int, n: int | None, scorer: Callable[[Doc, str], float] | None, prefix: str | None):
+        super().__init__(k if self.first_k else n, scorer, k)
         self.k = k
         self.prefix = prefix
 
@@ -301,10 +304,22 @@ class PassAtK(_Sampled):
     @k.setter
     def k(self, value: int) -> None:
         self._k = self._needed = value
+        if self.first_k:
+            self.n = value
 
     @property
     def metric_name(self) -> str:
-        return _prefixed(self.prefix, column("pass_at_k", k=self.k))
+        return _prefixed(self.prefix, column(self.spec_name, k=self.k))
+
+
+class PassAtK(_OneK):
+    """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises."""
+
+    spec_name = "pass_at_k"
+
+    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
+                 prefix: str | None = None):
+        super().__init__(k, n, scorer, prefix)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         n, c = self._correct(doc, model_response)
@@ -407,37 +422,14 @@ def mg_pass_at_k_metric(k: int | Sequence[int], n: int | None = None, *, prefix:
     return g_pass_at_k_metric(k, n, thresholds=(), prefix=prefix, scorer=scorer)
 
 
-class _FirstK(_Sampled):
-    """Base of avg@k / maj@k: the first k generations (n = k). ``metric_name`` = the column of
-    spec ``spec_name`` for the current k (``{prefix_}avg@{k}``)."""
-
-    spec_name = ""
-
-    def __init__(self, k: int, scorer: Callable[[Doc, str], float] | None, prefix: str | None):
-        super().__init__(k, scorer, k)
-        self.k = k
-        self.prefix = prefix
-
-    @property
-    def k(self) -> int:
-        return self._k
-
-    @k.setter
-    def k(self, value: int) -> None:
-        self._k = self.n = self._needed = value
-
-    @property
-    def metric_name(self) -> str:
-        return _prefixed(self.prefix, column(self.spec_name, k=self.k))
-
-
-class AvgAtK(_FirstK):
+class AvgAtK(_OneK):
     """avg@k: :func:`scorekit.metrics.avg_at_k` of the first k generations' scores."""
 
     spec_name = "avg_at_k"
+    first_k = True
 
     def __init__(self, k: int, scorer: Callable[[Doc, str], float] | None = None, prefix: str | None = None):
-        super().__init__(k, scorer, prefix)
+        super().__init__(k, k, scorer, prefix)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         texts = self._texts(doc, model_response)
@@ -450,7 +442,7 @@ def avg_at_k_metric(k: int, *, scorer: Callable[[Doc, str], float] | None = None
     return _named("avg_at_k", AvgAtK(k, scorer, prefix))
 
 
-class MajAtK(_FirstK):
+class MajAtK(_OneK):
     """maj@k: :func:`scorekit.metrics.maj_at_k` of the first k extracted answers against the gold.
 
     ``extract(doc, text)`` gives the answer (None = unparsed, never voted for); the gold is
@@ -458,9 +450,10 @@ class MajAtK(_FirstK):
     """
 
     spec_name = "maj_at_k"
+    first_k = True
 
     def __init__(self, k: int, extract: Callable[[Doc, str], Any] | None = None, prefix: str | None = None):
-        super().__init__(k, None, prefix)
+        super().__init__(k, k, None, prefix)
         self.extract = extract if extract is not None else StrippedText()
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
