@@ -51,20 +51,13 @@ import numpy as np
 
 from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.identical import identical_sample_note, identical_share
-from scorekit.robustness.readers import (
-    BENCHMARK_FAMILIES,
-    BENCHMARKS,
-    SUBSETS,
-    AggregateSet,
-    ReadResult,
-    SampleSet,
-)
+from scorekit.robustness.benchmarks import BENCHMARKS
+from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report", "FORMATS"]
 
 FORMATS = ("table", "markdown", "csv", "json", "html")
 LETTERS = string.ascii_uppercase
-MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
 FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
 _NAN = float("nan")
 # What upstream's CR (lm_eval/tasks/score: utils.py, math/utils_math.py, non_greedy_summarizer.py)
@@ -140,7 +133,7 @@ def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
 
 
 def _subset_coverage(benchmark: str, subsets: set[str]) -> tuple[list[str], list[str]]:
-    known = list(SUBSETS[benchmark].values())
+    known = [s.key for s in BENCHMARKS[benchmark].subsets]
     return [s for s in known if s in subsets], [s for s in known if s not in subsets]
 
 
@@ -170,7 +163,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
     subsets, missing_subsets = _subset_coverage(benchmark, subsets_present)
     rep = FamilyReport(
         model=model, benchmark=benchmark, family=family, source="samples", layout="+".join(layouts),
-        tasks=sorted(by_task), subsets=subsets, missing_subsets=missing_subsets, macro=MACRO[benchmark],
+        tasks=sorted(by_task), subsets=subsets, missing_subsets=missing_subsets, macro=BENCHMARKS[benchmark].macro,
         runs=[run for s in chosen for run in s.runs] if family == "non_greedy" else [],
         sources=[p for s in chosen for p in s.sources], notes=notes,
     )
@@ -179,7 +172,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         return rep
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        summary = summarize(records, macro=MACRO[benchmark], equal=equal_for(benchmark), confidence=confidence)
+        summary = summarize(records, macro=BENCHMARKS[benchmark].macro, equal=equal_for(benchmark), confidence=confidence)
     for w in caught:
         if issubclass(w.category, RuntimeWarning):
             rep.notes.append(str(w.message))
@@ -244,8 +237,8 @@ def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, floa
 def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateSet]) -> FamilyReport:
     notes: list[str] = []
     missing: list[str] = []
-    macro = MACRO[benchmark]
-    acc_word = "macro_accuracy" if macro else "accuracy"
+    macro = BENCHMARKS[benchmark].macro
+    acc_word = BENCHMARKS[benchmark].accuracy_name
     runs: list[str] = []
     summarizer = [a for a in aggs if a.layout == "upstream-summarizer"]
     if family == "non_greedy" and summarizer:
@@ -361,7 +354,7 @@ def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
         samples[(s.model, s.task.benchmark, s.task.family)].append(s)
     for a in read.aggregates:
         aggs[(a.model, a.task.benchmark, a.task.family)].append(a)
-    keys = sorted(set(samples) | set(aggs), key=lambda k: (k[0], BENCHMARKS.index(k[1]), BENCHMARK_FAMILIES[k[1]].index(k[2])))
+    keys = sorted(set(samples) | set(aggs), key=lambda k: (k[0], list(BENCHMARKS).index(k[1]), BENCHMARKS[k[1]].families.index(k[2])))
     models: dict[str, dict[str, list[FamilyReport]]] = {}
     for model, benchmark, family in keys:
         if (model, benchmark, family) in samples:
@@ -376,7 +369,7 @@ def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
     all_benchmarks = [b for b in BENCHMARKS if any(b in benches for benches in models.values())]
     missing_benchmarks = {m: [b for b in all_benchmarks if b not in benches] for m, benches in models.items()}
     missing_families = {
-        (m, b): [f for f in BENCHMARK_FAMILIES[b] if f not in {r.family for r in fams}]
+        (m, b): [f for f in BENCHMARKS[b].families if f not in {r.family for r in fams}]
         for m, benches in models.items() for b, fams in benches.items()
     }
     return Report(confidence, models, missing_benchmarks, missing_families, list(read.notes))
