@@ -193,7 +193,7 @@ class RobustTask(ScorekitTask):
 
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
         base = {"question_id": str(index), "family": self._family, "order": [], "canonical": [],
-                "gold_canonical": -1, "template": -1}
+                "gold_canonical": -1, "template": -1, "samples": self._samples}
         mc = self.OUTPUT_TYPE == "multiple_choice"
         if mc:
             choices = [str(c) for c in ConfigurableTask.doc_to_choice(self, doc)]

@@ -38,6 +38,7 @@ __all__ = [
     "SampleSet",
     "TaskName",
     "classify_task",
+    "is_robust",
     "read_paths",
     "READERS",
 ]
@@ -71,9 +72,22 @@ class TaskName:
     is_group: bool
 
 
+_ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>.+)$")
+
+
+def is_robust(benchmark: str) -> bool:
+    """True for the "benchmark" of a task written by ``scorekit robustify`` (``robust_<task>``)."""
+    return benchmark.startswith("robust_")
+
+
 def classify_task(name: str) -> TaskName | None:
     """Benchmark, family and subset of a SCORE task name (upstream and scorekit use the same
-    names), or None for any other task. Unknown AGIEval/MATH suffixes are not SCORE tasks."""
+    names), or None for any other task. Unknown AGIEval/MATH suffixes are not SCORE tasks.
+    A task ``robust_<family>_<T>`` written by ``scorekit robustify`` has the benchmark
+    ``robust_<T>`` (its group's name) and no subset."""
+    r = _ROBUST.match(name)
+    if r is not None:
+        return TaskName(name, f"robust_{r['task']}", r["family"], None, False)
     m = _TASK.match(name)
     if m is None:
         return None
@@ -109,6 +123,7 @@ class SampleSet:
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
+    samples_per_variant: int = 1  # robustified prompt family: samples per template
 
 
 @dataclass
