@@ -6,7 +6,8 @@
   validation split in HellaSwag's row shape;
 - ``local_mc``: a plain multiple_choice task (choices from a field, gold index; a question with a
   repeated choice text; questions with 3 and 4 choices);
-- ``local_qa``: a generate_until task scored with exact_match.
+- ``local_qa``: a generate_until task scored with exact_match;
+- ``local_letters``: choices are fixed labels, options inside the prompt (cannot be reordered).
 
 The rows are made up here; the shapes are the real datasets'.
 """
@@ -91,4 +92,9 @@ def write_tasks(folder: Path) -> Path:
         "generation_kwargs:\n  until: [\"\\n\"]\n  do_sample: false\n"
         "metric_list:\n  - metric: exact_match\n    aggregation: mean\n    higher_is_better: true\n    ignore_case: true\n"
         "    ignore_punctuation: true\nmetadata:\n  version: 1.0\n")
+    (folder / "local_letters.yaml").write_text(  # options inside the prompt, labels as choices (MMLU's shape)
+        "task: local_letters\noutput_type: multiple_choice\ndataset_path: json\ndataset_name: null\n"
+        f"dataset_kwargs:\n  data_files:\n    test: {files['mc']}\ntest_split: test\n"
+        "doc_to_text: \"{{q}}\\nA. {{options[0]}}\\nB. {{options[1]}}\\nC. {{options[2]}}\\nAnswer:\"\n"
+        "doc_to_choice: [\"A\", \"B\", \"C\"]\ndoc_to_target: gold\nmetadata:\n  version: 1.0\n")
     return folder

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import lru_cache
 from pathlib import Path
 
 FAMILIES = ("option_order", "prompt", "non_greedy")  # scorekit.robustness.robustify.ROBUST_FAMILIES
@@ -36,6 +37,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+@lru_cache(maxsize=4)
+def _task_index(include: str | None) -> dict:
+    """lm-eval's task index (built-ins and ``include``); ~10 s to build, so kept per process."""
+    from lm_eval.tasks import TaskManager
+
+    return TaskManager(include_path=include).task_index
+
+
 def run(args: argparse.Namespace) -> int:
     from scorekit.errors import ScorekitError
     from scorekit.lm_eval.robust_yaml import RobustSpec, check_task, group_name, render_group, render_task, task_name, write
@@ -61,11 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
 
-    from lm_eval.tasks import TaskManager
     from lm_eval.tasks._index import Kind
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    index = TaskManager(include_path=include).task_index
+    index = _task_index(include)
     files: dict[str, str] = {}
     for name in dict.fromkeys(args.tasks):
         entry = index.get(name)

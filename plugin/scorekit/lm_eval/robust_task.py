@@ -234,7 +234,15 @@ class RobustTask(ScorekitTask):
     def doc_to_text(self, doc: Any, doc_to_text: Any = None) -> Any:
         meta = self._meta(doc)
         if meta is not None and doc_to_text is None and self._family == "prompt":
-            return super().doc_to_text(doc, self._templates[int(meta["template"])])
+            from jinja2 import UndefinedError
+
+            t = int(meta["template"])
+            try:
+                return super().doc_to_text(doc, self._templates[t])
+            except UndefinedError as exc:
+                fields = sorted(k for k in doc if k != "_robust")
+                raise ValueError(f"task {self.config.task}: template {t} ({self._templates[t]!r}): {exc.message}; "
+                                 f"the documents of {self._wrapped} have the fields {fields}") from None
         return super().doc_to_text(doc, doc_to_text)
 
     def doc_to_choice(self, doc: Any, doc_to_choice: Any = None) -> list[str]:
