@@ -365,3 +365,12 @@ def test_lm_eval_cli_runs_the_written_task(written, tmp_path):
     assert report.returncode == 0, report.stderr
     fam = json.loads(report.stdout)["models"][0]["benchmarks"][0]["families"][0]
     assert fam["family"] == "option_order" and fam["n_questions"] == len(MC_ROWS) and fam["n_records"] == 15
+
+
+def test_docstring_examples():
+    import doctest
+
+    import scorekit.robustness.robustify as module
+
+    result = doctest.testmod(module)
+    assert result.attempted >= 8 and result.failed == 0
