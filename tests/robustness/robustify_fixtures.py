@@ -7,7 +7,8 @@
 - ``local_mc``: a plain multiple_choice task (choices from a field, gold index; a question with a
   repeated choice text; questions with 3 and 4 choices);
 - ``local_qa``: a generate_until task scored with exact_match;
-- ``local_letters``: choices are fixed labels, options inside the prompt (cannot be reordered).
+- ``mmlu_local``: lm-eval's own ``mmlu_abstract_algebra.yaml`` on rows in MMLU's shape: the choices
+  are the labels A-D and the options are written into the prompt from the ``choices`` field.
 
 The rows are made up here; the shapes are the real datasets'.
 """
@@ -52,6 +53,12 @@ MC_ROWS = [
     {"q": "Opposite of hot?", "options": ["warm", "cold", "wet", "dry"], "gold": 1},
 ]
 
+MMLU_ROWS = [
+    {"question": "Find the order of the group Z_6.", "subject": "abstract_algebra", "choices": ["2", "3", "6", "12"], "answer": 2},
+    {"question": "Is every cyclic group abelian?", "subject": "abstract_algebra", "choices": ["Yes", "No", "Only finite ones", "Only Z"], "answer": 0},
+    {"question": "How many elements does S_3 have?", "subject": "abstract_algebra", "choices": ["3", "6", "9", "27"], "answer": 1},
+]
+
 QA_ROWS = [
     {"question": "What is 2 + 3?", "answer": "5"},
     {"question": "Spell cat backwards.", "answer": "tac"},
@@ -70,7 +77,7 @@ def write_tasks(folder: Path) -> Path:
     data = folder / "data"
     data.mkdir(exist_ok=True)
     files = {name: _jsonl(data / f"{name}.jsonl", rows) for name, rows in
-             (("arc", ARC_ROWS), ("hellaswag", HELLASWAG_ROWS), ("mc", MC_ROWS), ("qa", QA_ROWS))}
+             (("arc", ARC_ROWS), ("hellaswag", HELLASWAG_ROWS), ("mc", MC_ROWS), ("qa", QA_ROWS), ("mmlu", MMLU_ROWS))}
     (folder / "arc_easy_local.yaml").write_text(
         f"include: {LM_EVAL_TASKS / 'arc' / 'arc_easy.yaml'}\ntask: arc_easy_local\ntag: []\n"
         f"dataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {files['arc']}\n"
@@ -92,9 +99,8 @@ def write_tasks(folder: Path) -> Path:
         "generation_kwargs:\n  until: [\"\\n\"]\n  do_sample: false\n"
         "metric_list:\n  - metric: exact_match\n    aggregation: mean\n    higher_is_better: true\n    ignore_case: true\n"
         "    ignore_punctuation: true\nmetadata:\n  version: 1.0\n")
-    (folder / "local_letters.yaml").write_text(  # options inside the prompt, labels as choices (MMLU's shape)
-        "task: local_letters\noutput_type: multiple_choice\ndataset_path: json\ndataset_name: null\n"
-        f"dataset_kwargs:\n  data_files:\n    test: {files['mc']}\ntest_split: test\n"
-        "doc_to_text: \"{{q}}\\nA. {{options[0]}}\\nB. {{options[1]}}\\nC. {{options[2]}}\\nAnswer:\"\n"
-        "doc_to_choice: [\"A\", \"B\", \"C\"]\ndoc_to_target: gold\nmetadata:\n  version: 1.0\n")
+    (folder / "mmlu_local.yaml").write_text(  # labels as choices, options inside the prompt
+        f"include: {LM_EVAL_TASKS / 'mmlu' / 'default' / 'mmlu_abstract_algebra.yaml'}\ntask: mmlu_local\ntag: []\n"
+        f"dataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {files['mmlu']}\n"
+        f"    dev: {files['mmlu']}\n")
     return folder

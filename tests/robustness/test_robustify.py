@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from scorekit.cli import main
-from tests.robustness.robustify_fixtures import ARC_ROWS, HELLASWAG_ROWS, MC_ROWS, QA_ROWS, write_tasks
+from tests.robustness.robustify_fixtures import ARC_ROWS, HELLASWAG_ROWS, MC_ROWS, MMLU_ROWS, QA_ROWS, write_tasks
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "tasks" / "robust_templates"
 LETTERS = string.ascii_uppercase
-MC_TASKS = ("local_mc", "arc_easy_local", "hellaswag_local")
+MC_TASKS = ("local_mc", "arc_easy_local", "hellaswag_local", "mmlu_local")
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,8 @@ def mc_gold_text(doc: dict) -> str:
     """Gold content from the ORIGINAL row fields of each task shape (not from scorekit's fields)."""
     if "options" in doc:
         return doc["options"][doc["gold"]]
+    if "subject" in doc:
+        return doc["choices"][doc["answer"]]
     if "answerKey" in doc:
         return doc["choices"]["text"][doc["choices"]["label"].index(doc["answerKey"])]
     return doc["choices"][int(doc["label"])]
@@ -67,6 +69,11 @@ def mc_gold_text(doc: dict) -> str:
 def biased_mc(context: str, continuation: str, doc: dict):
     """Knows the answer to even question ids; on odd ones picks the first choice shown."""
     meta = doc["_robust"]
+    if "subject" in doc:  # MMLU: the continuation is a label; the prompt lists "A. option" lines
+        shown = dict(line.split(". ", 1) for line in context.splitlines() if line[:1].isupper() and line[1:3] == ". ")
+        if int(meta["question_id"]) % 2 == 0:
+            return 0.0 if shown[continuation.strip()] == mc_gold_text(doc) else -5.0
+        return -float(LETTERS.index(continuation.strip()))
     if int(meta["question_id"]) % 2 == 0:
         return 0.0 if continuation.strip() == mc_gold_text(doc).strip() else -5.0
     shown = doc["options"] if "options" in doc else doc["choices"]["text"] if "answerKey" in doc else doc["choices"]
@@ -122,8 +129,11 @@ def oracle_option_order(rows: list[dict]) -> dict:
     by_pos: dict[int, list[bool]] = defaultdict(list)
     for row in rows:
         doc = row["doc"]
-        shown = [args["arg_1"].strip() for args in row["arguments"].values()] if isinstance(row["arguments"], dict) \
-            else [a[1].strip() for a in row["arguments"]]
+        args = list(row["arguments"].values())
+        shown = [a["arg_1"].strip() for a in args]
+        if all(len(c) == 1 for c in shown):  # labels: the options are the prompt's "X. text" lines
+            lines = dict(line.split(". ", 1) for line in args[0]["arg_0"].splitlines() if line[1:3] == ". ")
+            shown = [lines[c].strip() for c in shown]
         lls = [float(r[0]) for r in row["filtered_resps"]]
         chosen = shown[max(range(len(lls)), key=lambda i: (lls[i], -i))]  # first of the best
         gold = mc_gold_text(doc).strip()
@@ -170,7 +180,8 @@ def mc_run(written, tmp_path_factory):
     return res, out
 
 
-@pytest.mark.parametrize("task,rows", [("local_mc", MC_ROWS), ("arc_easy_local", ARC_ROWS), ("hellaswag_local", HELLASWAG_ROWS)])
+@pytest.mark.parametrize("task,rows", [("local_mc", MC_ROWS), ("arc_easy_local", ARC_ROWS), ("hellaswag_local", HELLASWAG_ROWS),
+                                       ("mmlu_local", MMLU_ROWS)])
 def test_option_order_matches_the_oracle(mc_run, task, rows):
     res, out = mc_run
     name = f"robust_option_order_{task}"
@@ -181,7 +192,8 @@ def test_option_order_matches_the_oracle(mc_run, task, rows):
         if not key.startswith("_"):
             assert close(got[key], value), (key, got[key], value)
     # cyclic: every rotation of each question's choices, once
-    assert len(logged) == sum(len(r.get("options") or r.get("endings") or r["choices"]["text"]) for r in rows)
+    assert len(logged) == sum(len(r.get("options") or r.get("endings") or r["choices"].get("text") if isinstance(r.get("choices"), dict)
+                                  else r.get("options") or r.get("endings") or r["choices"]) for r in rows)
     for arrangements in expect["_arrangements"].values():
         first = arrangements[0]
         rotations = {tuple(first[i:] + first[:i]) for i in range(len(first))}
@@ -195,6 +207,18 @@ def test_option_order_exposes_position_bias(mc_run):
     assert got["per_option_accuracy_A"] == 1.0 and got["per_option_accuracy_B"] == 0.5
     assert got["circular_accuracy"] == 0.5
     # question 2 has "Paris" twice: both count as the gold content
+
+
+def test_options_inside_the_prompt_are_reordered(mc_run):
+    """MMLU's shape: the labels stay A-D, the options listed in the prompt move."""
+    res, out = mc_run
+    rows = samples_rows(out, "robust_option_order_mmlu_local")
+    prompts = {row["arguments"]["gen_args_0"]["arg_0"].split("\n\n")[-1] for row in rows
+               if row["doc"]["_robust"]["question_id"] == "0"}  # after the task's description
+    assert "Find the order of the group Z_6.\nA. 2\nB. 3\nC. 6\nD. 12\nAnswer:" in prompts
+    assert "Find the order of the group Z_6.\nA. 6\nB. 12\nC. 2\nD. 3\nAnswer:" in prompts  # rotated by 2
+    got = res["robust_option_order_mmlu_local"]
+    assert got["per_option_accuracy_A"] == 1.0 and got["circular_accuracy"] == 2 / 3
 
 
 def test_swap_arrangements(written, tmp_path):
@@ -283,7 +307,7 @@ def test_report_reads_them_beside_score(mc_run, qa_run, capsys):
     data = json.loads(capsys.readouterr().out)
     fams = {(b["benchmark"], f["family"]): f for m in data["models"] for b in m["benchmarks"] for f in b["families"]}
     assert set(fams) == {("robust_local_mc", "option_order"), ("robust_arc_easy_local", "option_order"),
-                         ("robust_hellaswag_local", "option_order"), ("robust_local_qa", "prompt"),
+                         ("robust_hellaswag_local", "option_order"), ("robust_mmlu_local", "option_order"), ("robust_local_qa", "prompt"),
                          ("robust_local_qa", "non_greedy")}
     assert fams[("robust_local_mc", "option_order")]["circular_accuracy"] == 0.5
     prompt = fams[("robust_local_qa", "prompt")]
@@ -320,7 +344,6 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["local_qa", "--family", "option_order"], "task local_qa: output type generate_until: option order needs a multiple_choice task"),
     (["local_mc", "--family", "non_greedy"], "task local_mc: output type multiple_choice: sampling needs a generate_until task"),
-    (["local_letters", "--family", "option_order"], "task local_letters: its choices are the fixed labels"),
     (["no_such_task", "--family", "option_order"], "task no_such_task: no such lm-eval task"),
     (["ai2_arc", "--family", "option_order"], "task ai2_arc: a tag, not a task"),
     (["local_mc", "--family", "prompt"], "task local_mc: --family prompt needs --templates FILE"),

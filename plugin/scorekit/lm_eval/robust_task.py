@@ -16,7 +16,9 @@ few-shot setup are the wrapped task's. Then:
   canonical map, canonical gold), so lm-eval's samples log holds everything needed to recompute
   the numbers. Few-shot examples are the wrapped task's own, unexpanded documents;
 - ``option_order`` shows the choices in each arrangement (``doc_to_choice`` permuted,
-  ``doc_to_target`` = the gold's position); ``prompt`` renders template t with lm-eval's jinja
+  ``doc_to_target`` = the gold's position; when the choices are fixed labels, MMLU's shape,
+  the labels stay and the document field listing the options is permuted before the prompt is
+  rendered); ``prompt`` renders template t with lm-eval's jinja
   over the document's own fields; ``non_greedy`` (and ``prompt`` with ``samples`` > 1) asks for
   ``samples`` samples per document (``repeats``, sampling at ``temperature``; with
   ``--gen_kwargs seed=N`` every sample gets its own seed, as in :class:`ScorekitTask`); the
@@ -121,6 +123,7 @@ class RobustTask(ScorekitTask):
         self._samples: int = int(params.get("samples") or 1)
         self._choice_score: str = params.get("choice_score") or "acc"
         self._expanded: dict[str, Any] = {}
+        self._options_field: str | None = None  # labels as choices: the document field listing the options
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
         self._inner_process_docs = inner.get("process_docs")
@@ -191,6 +194,30 @@ class RobustTask(ScorekitTask):
     def multiple_input_doc(self, doc: dict) -> bool:
         return isinstance(ConfigurableTask.doc_to_text(self, doc), int)
 
+    def _labels(self) -> bool:
+        """Choices are fixed labels (``doc_to_choice: ["A", "B", ...]``): the options are written
+        into the prompt from a document field, which option order then permutes."""
+        return isinstance(self.config.doc_to_choice, (list, dict))
+
+    def _find_options_field(self, doc: dict, n: int) -> str:
+        """The one field of ``doc`` holding a list of ``n`` options that the prompt shows."""
+        if self._options_field is not None:
+            if len(doc.get(self._options_field) or ()) != n:
+                raise ValueError(f"task {self._wrapped}: field {self._options_field!r} does not hold {n} options "
+                                 f"(the number of labels) in every document")
+            return self._options_field
+        text = ConfigurableTask.doc_to_text(self, doc)
+        candidates = [k for k, v in doc.items() if isinstance(v, list) and len(v) == n
+                      and all(isinstance(x, str) for x in v) and all(str(x) in text for x in v)]
+        if len(candidates) != 1:
+            raise ValueError(
+                f"task {self._wrapped}: its choices are the labels {self.config.doc_to_choice!r}, so the options are in "
+                f"the prompt; option order permutes the document field that lists them, and "
+                + ("no field holds a list of {n} texts all shown in the prompt".format(n=n) if not candidates
+                   else f"several fields could: {candidates}"))
+        self._options_field = candidates[0]
+        return self._options_field
+
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
         base = {"question_id": str(index), "family": self._family, "order": [], "canonical": [],
                 "gold_canonical": -1, "template": -1, "samples": self._samples}
@@ -198,7 +225,10 @@ class RobustTask(ScorekitTask):
         if mc:
             choices = [str(c) for c in ConfigurableTask.doc_to_choice(self, doc)]
             gold = self._gold(doc, choices)
-            canon = canonical_map(choices)
+            content = choices
+            if self._labels() and self._family == "option_order":
+                content = [str(x) for x in doc[self._find_options_field(doc, len(choices))]]
+            canon = canonical_map(content)
             base.update(canonical=canon, gold_canonical=canon[gold])
         if self._family == "option_order":
             return [{**base, "variant": pos, "n_variants": len(order), "order": order}
@@ -233,6 +263,10 @@ class RobustTask(ScorekitTask):
 
     def doc_to_text(self, doc: Any, doc_to_text: Any = None) -> Any:
         meta = self._meta(doc)
+        if meta is not None and doc_to_text is None and meta["order"] and self._options_field is not None:
+            field = self._options_field
+            shown = {**doc, field: [doc[field][int(i)] for i in meta["order"]]}
+            return super().doc_to_text(shown, doc_to_text)
         if meta is not None and doc_to_text is None and self._family == "prompt":
             from jinja2 import UndefinedError
 
@@ -248,7 +282,7 @@ class RobustTask(ScorekitTask):
     def doc_to_choice(self, doc: Any, doc_to_choice: Any = None) -> list[str]:
         choices = super().doc_to_choice(doc, doc_to_choice)
         meta = self._meta(doc)
-        if meta is not None and doc_to_choice is None and meta["order"]:
+        if meta is not None and doc_to_choice is None and meta["order"] and self._options_field is None:
             return [choices[int(i)] for i in meta["order"]]
         return choices
 

@@ -73,11 +73,6 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
         choice = cfg.get("doc_to_choice")
         if choice is None:
             raise ScorekitError("no doc_to_choice: option order needs choices", where=where)
-        if isinstance(choice, (list, dict)):
-            raise ScorekitError(
-                f"its choices are the fixed labels {choice!r}: the options are part of the prompt, so "
-                "reordering the labels would not move them (use --family prompt with templates that list "
-                "the options in another order)", where=where)
     if family == "prompt" and not templates:
         raise ScorekitError("--family prompt needs --templates FILE", where=where)
     if family == "non_greedy" and output_type != "generate_until":
