@@ -397,3 +397,42 @@ def test_docstring_examples():
 
     result = doctest.testmod(module)
     assert result.attempted >= 8 and result.failed == 0
+
+
+def test_limit_cuts_whole_questions_only(written, tmp_path):
+    """--limit 6 takes question 0 (4 arrangements) and 2 of question 1's 3: question 1 is left out."""
+    with pytest.warns(RuntimeWarning, match="1 question"):
+        res = evaluate(written, ["robust_option_order_local_mc"], tmp_path, limit=6)
+    got = res["robust_option_order_local_mc"]
+    assert got["accuracy"] == 1.0 and got["circular_accuracy"] == 1.0  # question 0 only (known)
+    assert got["per_option_accuracy_A"] == 1.0 and "per_option_accuracy_D" in got
+
+
+def test_seeded_samples_go_out_with_their_own_seeds(written, tmp_path):
+    import lm_eval
+    from lm_eval.tasks import TaskManager
+
+    from tests.support.fake_lm import ScriptedLM
+
+    lm = ScriptedLM(generate=qa_answers)
+    lm_eval.simple_evaluate(model=lm, tasks=["robust_non_greedy_local_qa"], gen_kwargs="seed=7", bootstrap_iters=0,
+                            task_manager=TaskManager(include_path=[str(written)], include_defaults=False))
+    seeds = sorted({call["args"][1]["seed"] for call in lm.calls})
+    assert seeds == [21, 22, 23] and len(lm.calls) == 3 * len(QA_ROWS)
+    assert all(call["args"][1]["do_sample"] and call["args"][1]["temperature"] == 0.7 for call in lm.calls)
+
+
+def test_sampled_families_keep_every_sample_through_the_task_filters():
+    """gsm8k's real filters: regex then take_first; the sampled task keeps the regex, all samples."""
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    from scorekit.lm_eval.robust_task import _sampled_filters
+    from tests.robustness.robustify_fixtures import LM_EVAL_TASKS
+
+    filters = load_yaml(LM_EVAL_TASKS / "gsm8k" / "gsm8k.yaml")["filter_list"]
+    out = _sampled_filters(filters, 5)
+    assert [f["name"] for f in out] == ["strict-match", "flexible-extract"]
+    for pipeline in out:
+        assert [step["function"] for step in pipeline["filter"]] == ["regex", "take_first_k"]
+        assert pipeline["filter"][-1]["k"] == 5
+    assert _sampled_filters(None, 3) == [{"name": "none", "filter": [{"function": "take_first_k", "k": 3}]}]
