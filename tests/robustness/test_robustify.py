@@ -436,3 +436,15 @@ def test_sampled_families_keep_every_sample_through_the_task_filters():
         assert [step["function"] for step in pipeline["filter"]] == ["regex", "take_first_k"]
         assert pipeline["filter"][-1]["k"] == 5
     assert _sampled_filters(None, 3) == [{"name": "none", "filter": [{"function": "take_first_k", "k": 3}]}]
+
+
+def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):
+    import yaml
+
+    assert robustify("local_qa", "--family", "non_greedy", "--include-path", str(src), "--output", str(tmp_path)) == 0
+    assert robustify("local_qa", "--family", "prompt", "--templates", str(qa_templates), "--include-path", str(src),
+                     "--output", str(tmp_path)) == 0
+    group = yaml.safe_load((tmp_path / "robust_local_qa.yaml").read_text())
+    assert group["task"] == ["robust_prompt_local_qa", "robust_non_greedy_local_qa"]
+    task = yaml.safe_load((tmp_path / "robust_non_greedy_local_qa.yaml").read_text().replace("!function ", ""))
+    assert task["metadata"]["robust"]["samples"] == 5  # SCORE's default

@@ -37,6 +37,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _with_earlier(out_dir: Path, task: str, families: list[str]) -> list[str]:
+    """``families`` plus those an earlier ``robustify`` call wrote for ``task`` into ``out_dir``
+    (their task files are still there), so the group keeps every family written for the task."""
+    from scorekit.lm_eval.robust_yaml import task_name
+
+    earlier = [f for f in FAMILIES if f not in families and (out_dir / f"{task_name(f, task)}.yaml").is_file()]
+    return [f for f in FAMILIES if f in families or f in earlier]
+
+
 @lru_cache(maxsize=4)
 def _task_index(include: str | None) -> dict:
     """lm-eval's task index (built-ins and ``include``); ~10 s to build, so kept per process."""
@@ -98,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score)
             files[f"{task_name(family, name)}.yaml"] = render_task(spec)
             written.append(family)
-        files[f"{group_name(name)}.yaml"] = render_group(name, written)
+        files[f"{group_name(name)}.yaml"] = render_group(name, _with_earlier(out_dir, name, written))
     out_dir.mkdir(parents=True, exist_ok=True)
     for path in write(out_dir, files):
         print(path)

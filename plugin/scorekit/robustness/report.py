@@ -194,7 +194,8 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         summary = summarize(records, macro=MACRO.get(benchmark, False), equal=equal_for(benchmark), confidence=confidence)
     for w in caught:
         if issubclass(w.category, RuntimeWarning):
-            rep.notes.append(str(w.message))
+            message = str(w.message)
+            rep.notes.append(message.removeprefix("SCORE ") if is_robust(benchmark) else message)
     rep.n_questions, rep.n_incomplete, rep.n_records = summary.n_questions, summary.n_incomplete, summary.n_records
     rep.variant_accuracy = {_variant_key(family, v): a for v, a in sorted(summary.variant_accuracy.items())}
     rep.accuracy = summary.accuracy
