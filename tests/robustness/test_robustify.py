@@ -347,6 +347,8 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     (["no_such_task", "--family", "option_order"], "task no_such_task: no such lm-eval task"),
     (["ai2_arc", "--family", "option_order"], "task ai2_arc: a tag, not a task"),
     (["local_mc", "--family", "prompt"], "task local_mc: --family prompt needs --templates FILE"),
+    (["lambada_openai", "--family", "prompt"], "task lambada_openai: output type loglikelihood; robustify handles"),
+    (["squadv2", "--family", "non_greedy"], "task squadv2: a Python task class"),
     (["local_mc", "--family", "option_order", "--samples", "3"], "--samples applies to the prompt and non_greedy families"),
 ])
 def test_refusals(src, tmp_path, capsys, argv, message):
