@@ -195,10 +195,34 @@ class TaskName:
     is_group: bool
 
 
+# Tasks written by ``scorekit robustify``: family F of task T is ``robust_<F>_<T>``, in the group
+# ``robust_<T>``, which the report treats as the benchmark.
+ROBUST_PREFIX = "robust_"
+
+
+def robust_task_name(family: str, task: str) -> str:
+    """``robust_<family>_<task>``: the task ``scorekit robustify`` writes for one family."""
+    return f"{ROBUST_PREFIX}{family}_{task}"
+
+
+def robust_group_name(task: str) -> str:
+    """``robust_<task>``: the group holding every family written for ``task``."""
+    return f"{ROBUST_PREFIX}{task}"
+
+
+def is_robust(benchmark: str) -> bool:
+    """True for the benchmark of a task written by ``scorekit robustify`` (``robust_<task>``)."""
+    return benchmark.startswith(ROBUST_PREFIX)
+
+
 def classify_task(name: str) -> TaskName | None:
     """Benchmark, family and subset of a SCORE lm-eval task or group name (upstream and scorekit
     use the same names; the ``score_`` prefix is optional), or None for any other task.
-    Unknown suffixes are not SCORE tasks."""
+    Unknown suffixes are not SCORE tasks. A task ``robust_<family>_<T>`` written by
+    ``scorekit robustify`` has the benchmark ``robust_<T>`` (its group's name) and no subset."""
+    r = re.match(rf"^{ROBUST_PREFIX}(?P<family>{'|'.join(FAMILIES)})_(?P<task>.+)$", name)
+    if r is not None:
+        return TaskName(name, robust_group_name(r["task"]), r["family"], None, False)
     m = re.match(rf"^(?:score_)?(?P<family>{'|'.join(FAMILIES)})_robustness_(?P<benchmark>{'|'.join(BENCHMARKS)})"
                  r"(?:_(?P<suffix>[a-z_]+))?$", name)
     if m is None:

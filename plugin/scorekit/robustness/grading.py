@@ -11,6 +11,7 @@ from typing import Any
 
 from scorekit.metrics.math_answers import math_equivalent
 from scorekit.robustness.benchmarks import get as get_benchmark
+from scorekit.robustness.benchmarks import is_robust
 from scorekit.robustness.extract import extract_choice, extract_math_answer
 from scorekit.robustness.records import Record
 from scorekit.robustness.templates import get_template
@@ -69,6 +70,9 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
 
 
 def equal_for(benchmark: str):
-    """Answer equality for CR: :func:`~scorekit.metrics.math_equivalent` for free-form answers
-    (MATH), None (plain ``==``) for multiple choice."""
+    """Answer equality for CR: :func:`~scorekit.metrics.math_equivalent` for SCORE's free-form
+    answers (MATH), None (plain ``==``) for multiple choice and for tasks written by
+    ``scorekit robustify`` (their answers are already the wrapped task's filtered outputs)."""
+    if is_robust(benchmark):
+        return None
     return math_equivalent if get_benchmark(benchmark).options == 0 else None

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.benchmarks import TaskName, classify_task
+from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
 from scorekit.robustness.records import FAMILIES, Record
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "SampleSet",
     "TaskName",
     "classify_task",
+    "is_robust",
     "read_paths",
     "READERS",
 ]
@@ -62,6 +63,7 @@ class SampleSet:
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
+    samples_per_variant: int = 1  # robustified prompt family: samples per template
 
 
 @dataclass
