@@ -49,6 +49,8 @@ class ResultsFile:
     timestamp_source: str  # "file name", "date field" or "modification time"
     tasks: dict[str, dict[str, Any]]
     n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
+    groups: dict[str, Any] = field(default_factory=dict)  # lm-eval group_subtasks, as written
+    sizes: dict[str, Any] = field(default_factory=dict)  # lm-eval n-samples, as written
 
 
 @dataclass
@@ -177,6 +179,8 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         n_shot_raw = data.get("n-shot")
         n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
         tasks = results
+        groups = data.get("group_subtasks")
+        sizes = data.get("n-samples")
     else:
         tasks = {k: v for k, v in results.items() if k != "all"}
         n_shot = {}
@@ -186,7 +190,11 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
                 n_shot[k] = n
         if not tasks:
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
-    return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
+        return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
+    return ResultsFile(
+        path, harness, model, ts, ts_source, tasks, n_shot,
+        groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
+    )
 
 
 def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import walk
 from scorekit.robustness.records import FAMILIES, Record
 from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
@@ -168,37 +169,6 @@ def _default_readers() -> list[Reader]:
 READERS: list[Reader] = []
 
 
-def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], set[Path]]:
-    """Expand files and folders (walked recursively, sorted) into (all files, explicit files).
-
-    Hidden files and folders (``.name``) inside walked folders are skipped (atomic-write
-    temporaries, ``.git``). A path that does not exist raises ScorekitError.
-    """
-    files: list[Path] = []
-    explicit: set[Path] = set()
-    seen: set[Path] = set()
-    for raw in paths:
-        p = Path(raw)
-        if p.is_file():
-            if p not in seen:
-                seen.add(p)
-                files.append(p)
-            explicit.add(p)
-        elif p.is_dir():
-            for root, dirs, names in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if name.startswith("."):
-                        continue
-                    f = Path(root) / name
-                    if f not in seen:
-                        seen.add(f)
-                        files.append(f)
-        else:
-            raise ScorekitError("no such file or directory", path=p)
-    return files, explicit
-
-
 def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None) -> ReadResult:
     """Read SCORE logs from files and folders with the first reader that claims each file.
 
@@ -208,7 +178,8 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
     if not paths:
         raise ScorekitError("no input: give one or more result/samples files or folders")
     readers = list(readers) if readers is not None else (READERS or _default_readers())
-    files, explicit = discover(paths)
+    found = walk(paths)
+    files, explicit = found.files, found.explicit
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
     unclaimed = 0
     for f in files:
@@ -224,7 +195,7 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
                     path=f,
                 )
             unclaimed += 1
-    out = ReadResult()
+    out = ReadResult(notes=found.notes())
     for i, reader in enumerate(readers):
         if claimed[i]:
             out.extend(reader.read(claimed[i], explicit))

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
@@ -36,7 +37,7 @@ from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MA
 
 __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_task", "lm_eval_task_name"]
 
-_TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
+_TIME = TIME_PATTERN
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -86,16 +87,6 @@ def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
     return task
 
 
-def _model_and_time(path: Path) -> tuple[str, str]:
-    """``OUT/details/<model...>/<time>/file`` -> (model, time); model = folders between ``details`` and time."""
-    parts = path.parts
-    time = path.parent.name
-    for i in range(len(parts) - 3, -1, -1):
-        if parts[i] == "details":
-            return "/".join(parts[i + 1:-2]) or path.parent.parent.name, time
-    return path.parent.parent.name, time
-
-
 def _records_from_table(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
     """Records of one details file (scored again from the texts), the number of rows that
     are not scorekit SCORE documents, and (non-greedy) whether each question's raw samples
@@ -141,7 +132,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, dict):
         raise ScorekitError("lighteval results file without a 'results' object", path=path)
-    model = str((data.get("config_general") or {}).get("model_name") or path.parent.name)
+    model = model_identity(data, path, LIGHTEVAL)
     m = RESULTS_NAME.match(path.name)
     time = m["time"] if m else ""
     merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
@@ -196,7 +187,7 @@ class LightevalDetailsReader:
                     raise ScorekitError(f"not a scorekit SCORE task (task {task!r})", path=p)
                 other += 1
                 continue
-            model, _ = _model_and_time(p)
+            model = details_model(p)
             key = (model, task)
             if key in newest:
                 older, newer = sorted([newest[key], (time, p)])
@@ -228,9 +219,3 @@ class LightevalDetailsReader:
                                f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
         out.samples.extend(sets.values())
         return out
-
-
-def reader() -> LightevalDetailsReader:
-    """The reader instance to add to :data:`scorekit.robustness.readers.READERS` (needs pyarrow only)."""
-    return LightevalDetailsReader()
-

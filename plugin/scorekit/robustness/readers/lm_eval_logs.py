@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import LM_EVAL, TIME_PATTERN, model_identity, results_harness
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.records import Record
@@ -47,12 +48,10 @@ from scorekit.robustness.records import Record
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
 
 LETTERS = string.ascii_uppercase
-_TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
+_TIME = TIME_PATTERN
 SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<time>{_TIME})\.jsonl$")
 _RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
 _SEED_DIR = re.compile(r"^seed_(\d+)$")
-_LM_EVAL_MARKERS = ("versions", "n-shot", "configs", "config", "group_subtasks", "higher_is_better")
-_MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
 _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
 # Positions upstream's option-order tasks try: labels A..J (MMLU-Pro), A..D (AGIEval).
 _UPSTREAM_POSITIONS = {"mmlu_pro": 10, "agieval": 4}
@@ -112,25 +111,12 @@ class _ResultsFile:
     data: dict[str, Any]
 
 
-def _model_from_results(data: dict[str, Any]) -> str | None:
-    name = data.get("model_name")
-    if isinstance(name, str) and name:
-        return name
-    config = data.get("config")
-    if isinstance(config, dict):
-        args = config.get("model_args")
-        if isinstance(args, dict):
-            for key in _MODEL_ARG_KEYS:
-                if args.get(key):
-                    return str(args[key])
-        elif isinstance(args, str):
-            for key in _MODEL_ARG_KEYS:
-                m = re.search(rf"(?:^|,)\s*{key}=([^,]+)", args)
-                if m:
-                    return m.group(1).strip()
-        if isinstance(config.get("model"), str) and config["model"]:
-            return config["model"]
-    return None
+def _model_from_results(data: dict[str, Any], path: Path) -> str | None:
+    """The model (:func:`scorekit.harness_outputs.model_identity`), or None for a file that
+    names none (upstream's summarizer output: the model is then found from the folders)."""
+    if "model_name" not in data and "config" not in data:
+        return None
+    return model_identity(data, path, LM_EVAL)
 
 
 def _seed_from_results(data: dict[str, Any]) -> int | None:
@@ -154,7 +140,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
     from scorekit.io import load_json
 
     data = load_json(path)
-    if not (isinstance(data, dict) and "results" in data and any(k in data for k in _LM_EVAL_MARKERS)):
+    if results_harness(data) != LM_EVAL:
         if explicit:
             raise ScorekitError("unknown layout: a JSON file but not an lm-eval results file (no 'results' with lm-eval's keys)", path=path)
         return None
@@ -166,7 +152,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
             raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
     m = _RESULTS_TIME.search(path.name)
     time = m["time"] if m else ""
-    return _ResultsFile(path, _model_from_results(data), time, _seed_from_results(data), data)
+    return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data)
 
 
 def _metrics_of(entry: dict[str, Any]) -> dict[str, float]:
