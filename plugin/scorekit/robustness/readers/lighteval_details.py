@@ -32,6 +32,7 @@ from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, mod
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
+from scorekit.robustness.readers.lm_eval_logs import checked_rate
 from scorekit.robustness.records import Record
 from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
@@ -141,7 +142,11 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         if parsed is None or not isinstance(values, dict):
             continue
         benchmark, family, subset, variant = parsed
-        numbers = {k: float(v) for k, v in values.items() if isinstance(v, (int, float)) and not k.endswith("_stderr")}
+        numbers = {
+            k: checked_rate(v, path, f'results["{key}"]["{k}"]')
+            for k, v in values.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and not k.endswith("_stderr")
+        }
         if family == "non_greedy":
             merged[(benchmark, family, subset)].update(numbers)
             continue

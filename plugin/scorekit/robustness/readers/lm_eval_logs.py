@@ -31,6 +31,7 @@ Also read: the file upstream's ``non_greedy_summarizer.py`` writes into its ``--
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from collections import defaultdict
@@ -155,8 +156,13 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
     return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data)
 
 
-def _metrics_of(entry: dict[str, Any]) -> dict[str, float]:
-    """Metric values of one results entry, filter suffix dropped (``none`` preferred)."""
+def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float]:
+    """Metric values of one results entry, filter suffix dropped (``none`` preferred).
+
+    Every SCORE metric is a fraction: a value outside [0, 1] or infinite raises
+    :class:`ScorekitError` naming the file and ``results["task"]["metric"]`` (as
+    ``scorekit leaderboard`` does); NaN (an undefined rate, as scorekit's tasks write it) is kept.
+    """
     by_filter: dict[str, dict[str, float]] = defaultdict(dict)
     for key, value in entry.items():
         if key in _SKIP_RESULT_KEYS or "_stderr" in key:
@@ -164,10 +170,18 @@ def _metrics_of(entry: dict[str, Any]) -> dict[str, float]:
         metric, _, filt = key.partition(",")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        by_filter[filt or "none"][metric] = float(value)
+        by_filter[filt or "none"][metric] = checked_rate(value, path, f'results["{task}"]["{key}"]')
     if not by_filter:
         return {}
     return by_filter["none"] if "none" in by_filter else next(iter(by_filter.values()))
+
+
+def checked_rate(value: float, path: Path | str, where: str) -> float:
+    """``value`` as a float when it is NaN or a fraction in [0, 1]; else ScorekitError (file, place)."""
+    from scorekit.aggregate.normalize import check_fraction
+
+    value = float(value)
+    return value if math.isnan(value) else check_fraction(value, path=str(path), where=where)
 
 
 def _aggregate_layout(metrics: dict[str, float]) -> str:
@@ -520,7 +534,7 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
             task = classify_task(key)
             if task is None:
                 continue
-            metrics = _metrics_of(entry)
+            metrics = _metrics_of(entry, rf.path, key)
             if not metrics:
                 continue
             n_docs = None
