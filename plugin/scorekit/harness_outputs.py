@@ -30,6 +30,10 @@ Model identity (:func:`model_identity`, :func:`details_model`)
     absolute local path keeps its path as its name (``/models/local/Llama-3``), whether it is
     read from the file or from lighteval's folders (which drop the leading ``/``).
 
+Reading samples (:func:`iter_samples`)
+    lm-eval samples files are JSON lines, one object per document and filter; 0.4.2 wrote one
+    JSON array (indent 2) under the same ``.jsonl`` suffix. Both are read.
+
 Run time (:func:`run_time`)
     The time stamp in the file name (``results_2024-06-16T10-22-33.123456.json``, local
     time), else lm-eval's ``date`` (Unix seconds), else the file's modification time.
@@ -48,7 +52,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -71,6 +75,7 @@ __all__ = [
     "is_random_id",
     "time_in_name",
     "run_time",
+    "iter_samples",
     "split_task_key",
     "key_matches",
     "find_task_key",
@@ -333,6 +338,56 @@ def details_model(path: str | os.PathLike[str], load: Callable[[Path], Any] | No
             if results_harness(data) == LIGHTEVAL:
                 return model_identity(data, results, LIGHTEVAL)
     return folders
+
+
+# --- reading samples ---------------------------------------------------------------------------
+
+def iter_samples(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, sample)`` for every sample of an lm-eval samples file (JSON lines, or
+    0.4.2's indented JSON array, whose first line is ``[`` alone: numbered from 1 in array order).
+
+    Bad JSON or a sample that is not an object raises :class:`ScorekitError` naming the file
+    and line; so does a file without samples.
+    """
+    import orjson
+
+    loads, error = orjson.loads, orjson.JSONDecodeError
+    n = 0
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
+    with fh:
+        if fh.readline().strip() == b"[":  # lm-eval 0.4.2: one JSON array, indent 2 (a line "[" alone)
+            from scorekit.io import load_json
+
+            fh.close()
+            items = load_json(path)
+            if not isinstance(items, list):
+                raise ScorekitError(f"expected a JSON array of samples, got {type(items).__name__}", path=path)
+            for i, obj in enumerate(items, 1):
+                if not isinstance(obj, dict):
+                    raise ScorekitError(f"expected a JSON object per sample, got {type(obj).__name__}", path=path, where=f"item {i}")
+                n += 1
+                yield i, obj
+        else:
+            fh.seek(0)
+            for lineno, line in enumerate(fh, 1):
+                try:
+                    obj = loads(line)
+                except error as exc:
+                    if not line.strip():
+                        continue
+                    msg = str(exc).split(":", 1)[0] if str(exc) else "invalid JSON"
+                    raise ScorekitError(f"invalid JSON ({msg})", path=path, where=f"line {lineno}") from None
+                if not isinstance(obj, dict):
+                    raise ScorekitError(
+                        f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}"
+                    )
+                n += 1
+                yield lineno, obj
+    if n == 0:
+        raise ScorekitError("empty samples file (no samples)", path=path)
 
 
 # --- run time ----------------------------------------------------------------------------------

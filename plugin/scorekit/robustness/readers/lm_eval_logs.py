@@ -35,13 +35,13 @@ import math
 import re
 import string
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import LM_EVAL, TIME_PATTERN, model_identity, results_harness
+from scorekit.harness_outputs import LM_EVAL, TIME_PATTERN, iter_samples, model_identity, results_harness
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.records import Record
@@ -66,38 +66,7 @@ def parse_samples_name(name: str) -> tuple[str, str] | None:
     return (m["task"], m["time"]) if m else None
 
 
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, object)`` for every non-blank line; bad JSON or a non-object line raises
-    ScorekitError naming the file and line. An empty file raises too."""
-    try:
-        import orjson
-
-        loads = orjson.loads
-        decode_error: type[Exception] = orjson.JSONDecodeError
-    except ImportError:  # pragma: no cover - orjson is a dependency
-        import json
-
-        loads, decode_error = json.loads, ValueError
-    n = 0
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = loads(line)
-            except decode_error as exc:
-                msg = str(exc).split(":", 1)[0] if str(exc) else "invalid JSON"
-                raise ScorekitError(f"invalid JSON ({msg})", path=path, where=f"line {lineno}") from None
-            if not isinstance(obj, dict):
-                raise ScorekitError(f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}")
-            n += 1
-            yield lineno, obj
-    if n == 0:
-        raise ScorekitError("empty samples file (no lines)", path=path)
+iter_jsonl = iter_samples  # the name this module exported before harness_outputs held it
 
 
 # --- results files ---------------------------------------------------------------------------
@@ -338,7 +307,7 @@ def _read_samples(sf: _SamplesFile) -> None:
     converter = _UpstreamConverter(sf.task)
     filters: dict[str, int] = defaultdict(int)
     chosen_filter: str | None = None
-    for lineno, row in iter_jsonl(path):
+    for lineno, row in iter_samples(path):
         doc = row.get("doc")
         if not sf.layout:
             layout = _detect_layout(doc, sf.task)
