@@ -53,7 +53,7 @@ def test_fifo_and_dev_zero_are_not_opened(tmp_path):
     os.mkfifo(tmp_path / "results_fifo.json")
     os.symlink("/dev/zero", tmp_path / "zero.json")
     found = _run_with_timeout(lambda: ho.walk([tmp_path]))
-    assert [p.name for p in found.files] == ["results_2024-01-01T00-00-00.json"]
+    assert [Path(p).name for p in found.files] == ["results_2024-01-01T00-00-00.json"]
     assert sorted(Path(p).name for p in found.skipped[ho.SKIP_NOT_REGULAR]) == ["results_fifo.json", "zero.json"]
     # the commands say so, and do not hang
     with pytest.raises(ScorekitError, match="no lm-eval or lighteval results files found"):
@@ -71,7 +71,7 @@ def test_symlink_loop_and_symlinked_model_folder(tmp_path):
     os.symlink(runs, root / "org__m")  # a symlinked model folder is followed
     os.symlink(root, root / "loop")  # a loop is walked once
     found = _run_with_timeout(lambda: ho.walk([root]))
-    assert any(p.name.startswith("results_") for p in found.files)
+    assert any(Path(p).name.startswith("results_") for p in found.files)
     assert [Path(p).name for p in found.skipped[ho.SKIP_SEEN]] == ["loop"]
     loaded = load_results([root])
     assert list(loaded.models) == ["corpus-org/scripted-lm"]

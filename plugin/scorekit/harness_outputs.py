@@ -108,11 +108,12 @@ SKIP_SEEN = "links to a file or folder read already"
 
 @dataclass
 class Walk:
-    """What :func:`walk` found: ``files`` in walk order, the ``explicit`` ones the user named,
-    and everything left out, by reason (``skipped``)."""
+    """What :func:`walk` found: ``files`` in walk order (paths as given or joined, not
+    resolved), the ``explicit`` ones the user named, and everything left out, by reason
+    (``skipped``)."""
 
-    files: list[Path] = field(default_factory=list)
-    explicit: set[Path] = field(default_factory=set)
+    files: list[str] = field(default_factory=list)
+    explicit: set[str] = field(default_factory=set)
     skipped: dict[str, list[str]] = field(default_factory=dict)
 
     def skip(self, reason: str, path: str | os.PathLike[str]) -> None:
@@ -132,72 +133,89 @@ def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:
     """Expand files and folders into the regular files under them (see the module docstring).
 
     A path that does not exist, or a named path that is not a regular file or folder (a FIFO),
-    raises :class:`ScorekitError`.
+    raises :class:`ScorekitError`. Files and folders are told apart by the folder listing
+    (``os.scandir``); only links are resolved, so walking costs one listing per folder.
 
     >>> import tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> (root / "m").mkdir(); (root / "m" / "results_1.json").write_text("{}")
     2
     >>> (root / ".ipynb_checkpoints").mkdir()
-    >>> [p.name for p in walk([root]).files], walk([root]).notes()[0].startswith("left out 1 hidden")
+    >>> [pathlib.Path(p).name for p in walk([root]).files], walk([root]).notes()[0].startswith("left out 1 hidden")
     (['results_1.json'], True)
     """
     out = Walk()
-    seen: set[str] = set()  # real paths of files and folders met
+    seen: set[tuple[int, int]] = set()  # (device, inode) of the folders walked
+    linked = False  # a link to a file, or a named file: a file may have been met under two names
     for raw in paths:
-        p = Path(raw)
+        p = os.fspath(raw)
         try:
-            st = p.stat()
+            st = os.stat(p)
         except OSError:
             raise ScorekitError("no such file or directory", path=p) from None
         if stat.S_ISDIR(st.st_mode):
-            _walk_folder(p, out, seen)
+            linked = _walk_folder(p, (st.st_dev, st.st_ino), out, seen) or linked
         elif stat.S_ISREG(st.st_mode):
             out.explicit.add(p)
-            real = os.path.realpath(p)
-            if real not in seen:
-                seen.add(real)
-                out.files.append(p)
+            out.files.append(p)
+            linked = True
         else:
             raise ScorekitError("not a regular file or folder (a FIFO, device or socket)", path=p)
+    if linked:  # keep the first name of each file; a file named by the user is explicit
+        files, out.files, first = out.files, [], {}
+        for f in files:
+            st = os.stat(f)
+            kept = first.setdefault((st.st_dev, st.st_ino), f)
+            if kept is f:
+                out.files.append(f)
+            elif f in out.explicit:
+                out.explicit.add(kept)
+            else:
+                out.skip(SKIP_SEEN, f)
     return out
 
 
-def _walk_folder(top: Path, out: Walk, seen: set[str]) -> None:
-    real = os.path.realpath(top)
-    if real in seen:
+def _walk_folder(top: str, identity: tuple[int, int], out: Walk, seen: set[tuple[int, int]]) -> bool:
+    """Add the files under ``top`` to ``out``; True when one of them is a link to a file."""
+    if identity in seen:
         out.skip(SKIP_SEEN, top)
-        return
-    seen.add(real)
+        return False
+    seen.add(identity)
     try:
-        entries = sorted(os.scandir(top), key=lambda e: e.name)
+        with os.scandir(top) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
     except OSError:
         out.skip(SKIP_UNREADABLE, top)
-        return
-    folders: list[Path] = []
+        return False
+    linked = False
+    folders: list[tuple[str, tuple[int, int]]] = []
     for entry in entries:
-        path = Path(entry.path)
         if entry.name.startswith("."):
-            out.skip(SKIP_HIDDEN, path)
+            out.skip(SKIP_HIDDEN, entry.path)
             continue
         try:
-            st = os.stat(entry.path)  # follows links
-        except OSError:
-            out.skip(SKIP_NOT_REGULAR, path)
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            folders.append(path)
-        elif stat.S_ISREG(st.st_mode):
-            r = os.path.realpath(path)
-            if r in seen:
-                out.skip(SKIP_SEEN, path)
+            if entry.is_symlink():  # resolved: where it points decides, and it may point back
+                st = os.stat(entry.path)
+                kind = st.st_mode
+                key = (st.st_dev, st.st_ino)
+            elif entry.is_dir(follow_symlinks=False):
+                st = entry.stat(follow_symlinks=False)
+                kind, key = st.st_mode, (st.st_dev, st.st_ino)
             else:
-                seen.add(r)
-                out.files.append(path)
+                kind, key = (stat.S_IFREG if entry.is_file(follow_symlinks=False) else 0), None
+        except OSError:  # a broken link
+            out.skip(SKIP_NOT_REGULAR, entry.path)
+            continue
+        if stat.S_ISDIR(kind):
+            folders.append((entry.path, key))  # type: ignore[arg-type]
+        elif stat.S_ISREG(kind):
+            linked = linked or key is not None  # a link to a file: read once (see walk)
+            out.files.append(entry.path)
         else:
-            out.skip(SKIP_NOT_REGULAR, path)
-    for folder in folders:
-        _walk_folder(folder, out, seen)
+            out.skip(SKIP_NOT_REGULAR, entry.path)
+    for folder, key in folders:
+        linked = _walk_folder(folder, key, out, seen) or linked
+    return linked
 
 
 # --- telling files apart -----------------------------------------------------------------------
@@ -271,7 +289,6 @@ def _arg(model_args: Any, keys: tuple[str, ...]) -> str | None:
 def model_identity(data: dict, path: str | os.PathLike[str], harness: str) -> str:
     """The model a results file belongs to (rule in the module docstring). A wrongly typed
     ``model_name`` or ``config`` raises :class:`ScorekitError` naming the place."""
-    path = Path(path)
     if harness == LIGHTEVAL:
         general = data.get("config_general")
         if not isinstance(general, dict):
@@ -284,7 +301,7 @@ def model_identity(data: dict, path: str | os.PathLike[str], harness: str) -> st
         mc = general.get("model_config")
         if isinstance(mc, dict) and isinstance(mc.get("model_name"), str) and mc["model_name"]:
             return mc["model_name"]
-        return _model_folders(path, "results")
+        return _model_folders(Path(path), "results")
     name = data.get("model_name")
     if name is not None and not isinstance(name, str):
         raise ScorekitError(f"expected a string, got {type(name).__name__}", path=path, where='"model_name"')
@@ -299,7 +316,7 @@ def model_identity(data: dict, path: str | os.PathLike[str], harness: str) -> st
         return found
     if args is None and isinstance((config or {}).get("model"), str) and config["model"]:
         return config["model"]
-    return name or Path(os.path.abspath(path)).parent.name
+    return name or os.path.basename(os.path.dirname(os.path.abspath(path)))
 
 
 def _model_folders(path: Path, top: str) -> str:

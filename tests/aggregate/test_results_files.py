@@ -231,6 +231,6 @@ def test_walk_order_and_symlinks(tmp_path):
     assert [os.path.relpath(p, root) for p, _ in found] == [
         "link.json", "B/u.json", "a/results_1.json", "b/x.json", "b/c/q.json"
     ]
-    assert [os.path.relpath(p, root) for p in skipped["links to a file or folder read already"]] == ["r.json", "link_dir"]
+    assert [os.path.relpath(p, root) for p in skipped["links to a file or folder read already"]] == ["link_dir", "r.json"]
     assert [os.path.relpath(p, root) for p in skipped["samples/JSONL files"]] == ["b/c/y.jsonl"]
     assert [os.path.relpath(p, root) for p in skipped["non-JSON files"]] == ["a/z.txt"]

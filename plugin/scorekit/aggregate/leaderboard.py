@@ -146,7 +146,8 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
         values: list[float] = []
         absent: list[str] = []
         for part in bench.parts:
-            found = _find(model, part.results_key)
+            rf = model.task_files.get(part.results_key)  # the exact key, else a matching one
+            found = (part.results_key, rf, []) if rf is not None else _find(model, part.results_key)
             metrics = found[1].tasks[found[0]] if found else {}
             if part.metric not in metrics:
                 derived = _group_value(model, found, part, dict(bench.subtask_sizes))
@@ -163,7 +164,10 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
                     f"{part.results_key}: several runs ({', '.join(sorted([key] + others))}); "
                     f"used the newest, {key} from {rf.path}"
                 )
-            values.append(check_fraction(metrics[part.metric], path=rf.path, where=f'results["{key}"]["{part.metric}"]'))
+            value = metrics[part.metric]
+            if type(value) is not float or not 0.0 <= value <= 1.0:  # the place is named only for a bad value
+                value = check_fraction(value, path=rf.path, where=f'results["{key}"]["{part.metric}"]')
+            values.append(value)
         if absent:
             scores[bench.column] = raw[bench.column] = None
             detail[bench.column] = absent

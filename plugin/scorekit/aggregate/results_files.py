@@ -137,11 +137,11 @@ def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[tuple[str, b
     skipped: dict[str, list[str]] = {"samples/JSONL files": [], "non-JSON files": []}
     skipped.update(found_walk.skipped)
     found: list[tuple[str, bool]] = []
-    for path in found_walk.files:
-        full = os.fspath(path)
-        if path in found_walk.explicit or path.name.endswith(".json"):
-            found.append((full, path in found_walk.explicit))
-        elif path.name.endswith(".jsonl"):
+    for full in found_walk.files:
+        explicit = full in found_walk.explicit
+        if explicit or full.endswith(".json"):
+            found.append((full, explicit))
+        elif full.endswith(".jsonl"):
             skipped["samples/JSONL files"].append(full)
         else:
             skipped["non-JSON files"].append(full)

@@ -179,7 +179,7 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
         raise ScorekitError("no input: give one or more result/samples files or folders")
     readers = list(readers) if readers is not None else (READERS or _default_readers())
     found = walk(paths)
-    files, explicit = found.files, found.explicit
+    files, explicit = [Path(f) for f in found.files], {Path(f) for f in found.explicit}
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
     unclaimed = 0
     for f in files:
