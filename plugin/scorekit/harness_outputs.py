@@ -76,6 +76,7 @@ __all__ = [
     "time_in_name",
     "run_time",
     "iter_samples",
+    "samples_name",
     "split_task_key",
     "key_matches",
     "find_task_key",
@@ -97,6 +98,7 @@ _RANDOM_ID = re.compile(r"^[a-z0-9]{8}$")
 TIME_PATTERN = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
 _TIME_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2}(?:\.\d+)?)")
 _DETAILS_NAME = re.compile(rf"^details_.+_{TIME_PATTERN}\.parquet$")
+SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<time>{TIME_PATTERN})\.jsonl$")
 
 # --- finding files -----------------------------------------------------------------------------
 
@@ -248,6 +250,18 @@ def file_kind(path: str | os.PathLike[str]) -> str | None:
     if _DETAILS_NAME.match(name):
         return DETAILS
     return None
+
+
+def samples_name(name: str) -> tuple[str, str] | None:
+    """``(task, time stamp)`` of an lm-eval (0.4.5+) samples file name, or None. The task is
+    as written: lm-eval 0.5 qualifies a task run inside a group (``group::task``; see
+    :func:`split_task_key`).
+
+    >>> samples_name("samples_leaderboard_gpqa::leaderboard_gpqa_main_2026-11-23T12-21-33.829457.jsonl")
+    ('leaderboard_gpqa::leaderboard_gpqa_main', '2026-11-23T12-21-33.829457')
+    """
+    m = SAMPLES_NAME.match(os.path.basename(name))
+    return (m["task"], m["time"]) if m else None
 
 
 # --- model identity ----------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import LM_EVAL, TIME_PATTERN, iter_samples, model_identity, results_harness
+from scorekit.harness_outputs import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, iter_samples, model_identity, results_harness, samples_name
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.records import Record
@@ -50,7 +50,6 @@ __all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl
 
 LETTERS = string.ascii_uppercase
 _TIME = TIME_PATTERN
-SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<time>{_TIME})\.jsonl$")
 _RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
 _SEED_DIR = re.compile(r"^seed_(\d+)$")
 _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
@@ -60,12 +59,7 @@ _UPSTREAM_PROMPTS = 10
 _SKIP_RESULT_KEYS = ("alias", "name", "sample_len", "samples")
 
 
-def parse_samples_name(name: str) -> tuple[str, str] | None:
-    """``(task, time)`` of an lm-eval samples file name, or None."""
-    m = SAMPLES_NAME.match(name)
-    return (m["task"], m["time"]) if m else None
-
-
+parse_samples_name = samples_name  # the name this module exported before harness_outputs held it
 iter_jsonl = iter_samples  # the name this module exported before harness_outputs held it
 
 
