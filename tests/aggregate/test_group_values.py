@@ -75,3 +75,23 @@ def test_out_of_range_subtask_value_is_rejected(tmp_path, capsys):
     assert main(["leaderboard", str(path)]) == 2
     err = capsys.readouterr()[1]
     assert str(path) in err and 'results["leaderboard_gpqa_main"]["acc_norm,none"]' in err
+
+
+def _score_metrics(capsys, path) -> tuple[dict, str]:
+    assert main(["score", str(path), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    (model,) = json.loads(out)["models"]
+    cats = model["categories"]
+    return {
+        "gpqa": cats["knowledge"]["benchmarks"]["gpqa"]["metrics"]["acc_norm"],
+        "math": cats["math"]["benchmarks"]["math_hard"]["metrics"]["exact_match"],
+    }, err
+
+
+@pytest.mark.parametrize("version", ["0.4.5", "0.4.7"])
+def test_score_derives_the_same_group_values(capsys, version):
+    old, err = _score_metrics(capsys, _results(version))
+    new, _ = _score_metrics(capsys, _results("0.4.13"))
+    for name in ("gpqa", "math"):
+        assert old[name]["value"] == pytest.approx(new[name]["value"]) and old[name]["missing"] is None, name
+    assert "leaderboard_gpqa has no acc_norm,none value" in err and "sizes from n-samples" in err

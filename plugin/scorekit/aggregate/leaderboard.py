@@ -15,11 +15,10 @@ Task lookup: :func:`scorekit.harness_outputs.find_task_key` (a config key ``task
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Iterable
 
-from scorekit.aggregate.normalize import NormalizationConfig, Part, check_fraction, load_config
-from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, ResultsFile
-from scorekit.harness_outputs import find_task_key, split_task_key
+from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
+from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
@@ -50,92 +49,6 @@ class LeaderboardRow:
         }
 
 
-def _find(model: ModelResults, key: str) -> tuple[str, ResultsFile, list[str]] | None:
-    """``(actual key, file it comes from, other matching keys)`` or None
-    (:func:`scorekit.harness_outputs.find_task_key`: exact key, else the newest matching key)."""
-    files = model.task_files
-    found = find_task_key(files, key, lambda k: (files[k].timestamp, files[k].path))
-    if found is None:
-        return None
-    return found[0], files[found[0]], found[1]
-
-
-def _group_value(
-    model: ModelResults, found: tuple[str, ResultsFile, list[str]] | None, part: Part, known: dict[str, int]
-) -> tuple[float, str] | str:
-    """The size-weighted mean of ``part.metric`` over the subtasks of the group
-    ``part.results_key``, for a file whose group entry has no value (``{" ": " ", "alias": ...}``,
-    lm-eval 0.4.5-0.4.11 without ``aggregate_metric_list``) or a model with no group entry.
-
-    Subtasks: the file's ``group_subtasks`` (nested groups expanded), else the config's
-    ``subtask_sizes``. Sizes: ``n-samples[task].effective``, else ``subtask_sizes``. Returns
-    ``(value, note)``, or what is absent (a string) when it cannot be derived.
-    """
-    key = part.results_key
-    what = f"{found[0]} -> {part.metric}" if found else key
-    rf = found[1] if found else None
-    leaves = _leaves(rf.groups, found[0]) if rf is not None else []
-    if not leaves:
-        if not known:
-            return what
-        leaves = list(known)
-    total = weighted = 0.0
-    sized_by = set()
-    for leaf in leaves:
-        hit = (leaf, rf, []) if rf is not None and leaf in rf.tasks else _find(model, leaf)
-        if hit is None or part.metric not in hit[1].tasks[hit[0]]:
-            return f"{what} (no group value; subtask {leaf} absent)"
-        leaf_key, leaf_file = hit[0], hit[1]
-        value = check_fraction(
-            leaf_file.tasks[leaf_key][part.metric], path=leaf_file.path, where=f'results["{leaf_key}"]["{part.metric}"]'
-        )
-        size = _effective(leaf_file.sizes.get(leaf_key))
-        if size is not None:
-            sized_by.add("n-samples")
-        else:
-            size = known.get(split_task_key(leaf_key)[1])
-            if size is None:
-                return f"{what} (no group value; no size for subtask {leaf_key})"
-            sized_by.add("the known subtask sizes")
-        total += size
-        weighted += size * value
-    if total <= 0:
-        return f"{what} (no group value; subtasks have no documents)"
-    where = f"in {rf.path} " if rf is not None else ""
-    note = (
-        f"{key} has no {part.metric} value {where}(a group lm-eval did not aggregate); derived it as the "
-        f"size-weighted mean over its {len(leaves)} subtasks, sizes from {' and '.join(sorted(sized_by))}"
-    )
-    return weighted / total, note
-
-
-def _leaves(groups: dict[str, Any], key: str) -> list[str]:
-    """The tasks under group ``key`` in an lm-eval ``group_subtasks`` mapping, nested groups expanded."""
-    out: list[str] = []
-    stack = [key]
-    seen = set()
-    while stack:
-        g = stack.pop()
-        members = groups.get(g)
-        if g in seen or not isinstance(members, list):
-            continue
-        seen.add(g)
-        for m in reversed(members):
-            if not isinstance(m, str):
-                continue
-            if isinstance(groups.get(m), list) and groups[m]:
-                stack.append(m)
-            else:
-                out.append(m)
-    return out
-
-
-def _effective(entry: Any) -> int | None:
-    """``n-samples[task]["effective"]`` when it is a positive integer."""
-    n = entry.get("effective") if isinstance(entry, dict) else None
-    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
-
-
 def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     """Columns of one model under ``config`` (see module docstring)."""
     scores: dict[str, float | None] = {}
@@ -147,10 +60,10 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
         absent: list[str] = []
         for part in bench.parts:
             rf = model.task_files.get(part.results_key)  # the exact key, else a matching one
-            found = (part.results_key, rf, []) if rf is not None else _find(model, part.results_key)
+            found = (part.results_key, rf, []) if rf is not None else find(model, part.results_key)
             metrics = found[1].tasks[found[0]] if found else {}
             if part.metric not in metrics:
-                derived = _group_value(model, found, part, dict(bench.subtask_sizes))
+                derived = group_value(model, part.results_key, part.metric, dict(bench.subtask_sizes))
                 if isinstance(derived, str):
                     if derived not in absent:
                         absent.append(derived)

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     loaded = load_results(args.paths)
     models = {name: {k: f.tasks[k] for k, f in mr.task_files.items()} for name, mr in loaded.models.items()}
     newest = {name: _run_time_of(mr) for name, mr in loaded.models.items()}
+    derived = _group_values(loaded, models, config, newest)
     try:
         scored = score_models(config, models, missing=args.missing, newest=newest)
     except BadValue as exc:
@@ -98,7 +99,34 @@ def run(args: argparse.Namespace) -> int:
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     emit(text, args.output)
     _notes(loaded, scored, config, newest)
+    for line in derived:
+        print(f"scorekit: note: {line}", file=sys.stderr)
     return 0
+
+
+def _group_values(loaded, models: dict[str, dict[str, Any]], config, newest) -> list[str]:
+    """Fill in group values lm-eval did not write (``{" ": " ", "alias": ...}``) for config
+    metrics found nowhere else, as ``scorekit leaderboard`` does
+    (:func:`scorekit.aggregate.results_files.group_value`: size-weighted from ``n-samples``).
+    ``models`` gets the derived values (new entries; the files' data is untouched); returns
+    the notes."""
+    from scorekit.aggregate.results_files import find, group_value
+    from scorekit.aggregate.threshold import lookup_value
+
+    notes = []
+    for name, mr in loaded.models.items():
+        for spec in config.metrics:
+            if lookup_value(models[name], spec.keys, newest[name])[1] is not None:
+                continue
+            for task, metric in spec.keys:
+                got = group_value(mr, task, metric)
+                if not isinstance(got, str):
+                    found = find(mr, task)
+                    key = found[0] if found else task
+                    models[name][key] = {**models[name].get(key, {}), metric: got[0]}
+                    notes.append(f"{name}: {got[1]}")
+                    break
+    return notes
 
 
 def _run_time_of(model):
