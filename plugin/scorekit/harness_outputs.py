@@ -106,6 +106,7 @@ SKIP_HIDDEN = "hidden files and folders"
 SKIP_NOT_REGULAR = "not regular files (FIFO, device, socket, broken link)"
 SKIP_UNREADABLE = "unreadable folders"
 SKIP_SEEN = "links to a file or folder read already"
+WALK_SKIPS = (SKIP_HIDDEN, SKIP_NOT_REGULAR, SKIP_UNREADABLE, SKIP_SEEN)
 
 
 @dataclass
@@ -122,13 +123,8 @@ class Walk:
         self.skipped.setdefault(reason, []).append(os.fspath(path))
 
     def notes(self) -> list[str]:
-        """One line per reason: how many were left out, with up to three examples."""
-        lines = []
-        for reason, paths in self.skipped.items():
-            if paths:
-                shown = ", ".join(paths[:3]) + (", ..." if len(paths) > 3 else "")
-                lines.append(f"left out {len(paths)} {reason}: {shown}")
-        return lines
+        """One line per reason: how many were left out, and which."""
+        return [f"left out {len(paths)} {reason}: {', '.join(paths)}" for reason, paths in self.skipped.items() if paths]
 
 
 def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs import (
-    LIGHTEVAL, LM_EVAL, find_task_key, model_identity, results_harness, run_time, split_task_key, walk,
+    LIGHTEVAL, LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, walk,
 )
 from scorekit.io import load_json
 
@@ -116,13 +116,17 @@ class LoadedResults:
     skipped: dict[str, list[str]]
 
     def skipped_summary(self) -> str | None:
-        """One line saying what a directory walk skipped, or None when nothing was."""
+        """One line saying what a directory walk skipped, or None when nothing was. Files that
+        are not results are counted with an example; what the walk left out (hidden, linked
+        twice, not regular, unreadable: :data:`scorekit.harness_outputs.WALK_SKIPS`) is named."""
         if not any(self.skipped.values()):
             return None
         total = sum(len(v) for v in self.skipped.values())
         parts = []
         for reason, paths in self.skipped.items():
-            if paths:
+            if paths and reason in WALK_SKIPS:
+                parts.append(f"{len(paths)} {reason} ({', '.join(paths)})")
+            elif paths:
                 parts.append(f"{len(paths)} {reason} (e.g. {paths[0]})")
         return f"skipped {total} file(s) or folder(s) that are not results files: " + "; ".join(parts)
 
