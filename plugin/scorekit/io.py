@@ -67,7 +67,8 @@ def read_bytes(path: str | os.PathLike[str], *, expected: str = "a file", missin
     """The bytes of a user's file; a missing file, a folder or a read error raises
     :class:`ScorekitError` naming the file (``missing`` / "is a directory, expected <expected>")."""
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            return fh.read()
     except FileNotFoundError:
         raise ScorekitError(missing, path=path) from None
     except IsADirectoryError:
@@ -92,7 +93,6 @@ def load_json(path: str | os.PathLike[str]) -> Any:
     Uses orjson when available (several times faster than the standard library); NaN and
     Infinity literals, which lm-eval can write, are accepted through the standard parser.
     """
-    path = Path(path)
     data = read_bytes(path, expected="a JSON file")
     try:
         import orjson

@@ -391,5 +391,5 @@ def test_walk_summary_line_on_stderr(tmp_path, capsys, golden):
     (good.parent / "samples_leaderboard_gpqa_2024.jsonl").write_text("{}\n")
     (tmp_path / "out" / "unrelated.json").write_text("[]")
     _, err = run_json(capsys, tmp_path / "out")
-    assert "skipped 2 file(s) that are not results files: 1 samples/JSONL files" in err
+    assert "skipped 2 file(s) or folder(s) that are not results files: 1 samples/JSONL files" in err
     assert "1 other JSON files" in err

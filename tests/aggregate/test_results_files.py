@@ -16,7 +16,6 @@ from scorekit.aggregate.results_files import (
     load_results,
     merge,
     read_results_file,
-    task_base,
 )
 from scorekit.errors import ScorekitError
 from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
@@ -87,9 +86,11 @@ def test_lighteval_layout_and_keys(tmp_path):
     assert rf.harness == LIGHTEVAL and rf.model == "org/light"
     assert set(rf.tasks) == {"ifeval|0", "musr:team_allocation|0"}  # "all" dropped
     assert rf.n_shot == {"ifeval|0": 0, "musr:team_allocation|0": 0}
-    assert task_base("musr:team_allocation|0") == "musr:team_allocation"
-    assert task_base("leaderboard|gpqa:mc|5") == "gpqa:mc"
-    assert task_base("leaderboard_gpqa") == "leaderboard_gpqa"
+    from scorekit.harness_outputs import split_task_key
+
+    assert split_task_key("musr:team_allocation|0") == (None, "musr:team_allocation", 0)
+    assert split_task_key("leaderboard|gpqa:mc|5") == ("leaderboard", "gpqa:mc", 5)
+    assert split_task_key("leaderboard_gpqa") == (None, "leaderboard_gpqa", None)
 
 
 def test_merge_newest_wins_and_records_override(tmp_path):
@@ -123,7 +124,7 @@ def test_walk_skips_non_results_and_says_so(tmp_path):
     assert [Path(p).name for p in loaded.skipped["other JSON files"]] == ["other.json"]
     assert [Path(p).name for p in loaded.skipped["unparsable JSON files"]] == ["broken_other.json"]
     summary = loaded.skipped_summary()
-    assert summary.startswith("skipped 4 file(s) that are not results files")
+    assert summary.startswith("skipped 4 file(s) or folder(s) that are not results files")
     assert "other.json" in summary and "samples" in summary
 
 
@@ -187,7 +188,8 @@ def test_discover_explicit_and_walk_order(tmp_path):
     for p in ("b/results_2.json", "a/results_1.json", "a/z.parquet"):
         (tmp_path / p).write_text("{}")
     found, skipped = discover([tmp_path, tmp_path / "a" / "results_1.json"])
-    assert [(Path(p).relative_to(tmp_path).as_posix(), e) for p, e in found] == [("a/results_1.json", False), ("b/results_2.json", False)]
+    # a file named on the command line is explicit even when a walk met it first
+    assert [(Path(p).relative_to(tmp_path).as_posix(), e) for p, e in found] == [("a/results_1.json", True), ("b/results_2.json", False)]
     assert [Path(p).name for p in skipped["non-JSON files"]] == ["z.parquet"]
 
 
@@ -222,12 +224,13 @@ def test_walk_order_and_symlinks(tmp_path):
     for rel in ["b/x.json", "b/c/y.jsonl", "a/z.txt", "r.json", "b/c/q.json", "B/u.json", "a/results_1.json"]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("{}")
-    os.symlink(root / "b", root / "link_dir")  # a symlinked folder is not entered
-    os.symlink(root / "r.json", root / "link.json")  # a symlinked file is read
+    os.symlink(root / "b", root / "link_dir")  # a link to a folder walked already: not walked twice
+    os.symlink(root / "r.json", root / "link.json")  # a link to a file: read once, under the first name met
     found, skipped = discover([root])
     # a folder's files (sorted) come before its subfolders (sorted, uppercase first)
     assert [os.path.relpath(p, root) for p, _ in found] == [
-        "link.json", "r.json", "B/u.json", "a/results_1.json", "b/x.json", "b/c/q.json"
+        "link.json", "B/u.json", "a/results_1.json", "b/x.json", "b/c/q.json"
     ]
+    assert [os.path.relpath(p, root) for p in skipped["links to a file or folder read already"]] == ["link_dir", "r.json"]
     assert [os.path.relpath(p, root) for p in skipped["samples/JSONL files"]] == ["b/c/y.jsonl"]
     assert [os.path.relpath(p, root) for p in skipped["non-JSON files"]] == ["a/z.txt"]

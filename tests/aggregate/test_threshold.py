@@ -298,5 +298,9 @@ def test_lighteval_keys_match_without_fewshot_suffix(tmp_path):
     # the first key wins when both harnesses' keys are present
     (r,) = score_models(cfg, {"m": {"gpqa:mc|0": {"acc": 0.625}, "leaderboard_gpqa": {"acc_norm,none": 1.0}}})
     assert r["overall"] == 1.0
-    with pytest.raises(BadValue, match="several results keys"):
-        score_models(cfg, {"m": {"gpqa:mc|0": {"acc": 0.5}, "gpqa:mc|5": {"acc": 0.5}}})
+    # several matching keys: the newest run's (harness_outputs.find_task_key), as in `leaderboard`
+    both = {"gpqa:mc|0": {"acc": 0.625}, "gpqa:mc|5": {"acc": 1.0}}
+    (r,) = score_models(cfg, {"m": both}, newest={"m": {"gpqa:mc|0": 2.0, "gpqa:mc|5": 1.0}.get})
+    assert r["categories"]["c"]["benchmarks"]["b"]["metrics"]["acc"]["source"] == "gpqa:mc|0 -> acc"
+    (r,) = score_models(cfg, {"m": both}, newest={"m": {"gpqa:mc|0": 1.0, "gpqa:mc|5": 2.0}.get})
+    assert r["overall"] == 1.0

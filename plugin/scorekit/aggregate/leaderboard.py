@@ -7,10 +7,9 @@ with :meth:`Benchmark.combine`. A column with any part absent is *missing*: its 
 value are None, it is listed in :attr:`LeaderboardRow.missing`, and the average column (the
 plain mean of the columns) is None: never an average over fewer columns.
 
-Task lookup: the config's results key is matched exactly; failing that, against task keys
-with their lighteval ``|fewshots`` suffix (and ``suite|`` prefix) removed. When several keys
-match (``ifeval|0`` and ``ifeval|5`` from different runs) the newest one is used and a note
-says so.
+Task lookup: :func:`scorekit.harness_outputs.find_task_key` (a config key ``task``,
+``suite|task`` or ``suite|task|n`` matches; when several keys match, ``ifeval|0`` and
+``ifeval|5`` from different runs, the newest one is used and a note says so).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
-from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, ResultsFile, task_base
+from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
@@ -50,34 +49,8 @@ class LeaderboardRow:
         }
 
 
-class _TaskIndex:
-    """Exact and few-shot-insensitive lookup of a model's task keys."""
-
-    def __init__(self, model: ModelResults):
-        self.files = model.task_files
-        self._by_base: dict[str, list[str]] | None = None
-
-    def find(self, key: str) -> tuple[str, ResultsFile, list[str]] | None:
-        """``(actual key, file it comes from, other matching keys)`` or None."""
-        hit = self.files.get(key)
-        if hit is not None:
-            return key, hit, []
-        if self._by_base is None:  # built when an exact lookup first misses (lighteval keys)
-            self._by_base = {}
-            for k in self.files:
-                base = task_base(k)
-                if base != k:
-                    self._by_base.setdefault(base, []).append(k)
-        keys = self._by_base.get(key)
-        if not keys:
-            return None
-        best = max(keys, key=lambda k: (self.files[k].timestamp, self.files[k].path, k))
-        return best, self.files[best], [k for k in keys if k != best]
-
-
 def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     """Columns of one model under ``config`` (see module docstring)."""
-    index = _TaskIndex(model)
     scores: dict[str, float | None] = {}
     raw: dict[str, float | None] = {}
     detail: dict[str, list[str]] = {}  # missing column -> what is absent
@@ -86,22 +59,28 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
         values: list[float] = []
         absent: list[str] = []
         for part in bench.parts:
-            found = index.find(part.results_key)
-            if found is None:
-                if part.results_key not in absent:
-                    absent.append(part.results_key)
+            rf = model.task_files.get(part.results_key)  # the exact key, else a matching one
+            found = (part.results_key, rf, []) if rf is not None else find(model, part.results_key)
+            metrics = found[1].tasks[found[0]] if found else {}
+            if part.metric not in metrics:
+                derived = group_value(model, part.results_key, part.metric, dict(bench.subtask_sizes))
+                if isinstance(derived, str):
+                    if derived not in absent:
+                        absent.append(derived)
+                else:
+                    values.append(derived[0])
+                    notes.append(derived[1])
                 continue
-            key, rf, others = found
+            key, rf, others = found  # type: ignore[misc]
             if others:
                 notes.append(
                     f"{part.results_key}: several runs ({', '.join(sorted([key] + others))}); "
                     f"used the newest, {key} from {rf.path}"
                 )
-            metrics = rf.tasks[key]
-            if part.metric not in metrics:
-                absent.append(f"{key} -> {part.metric}")
-                continue
-            values.append(check_fraction(metrics[part.metric], path=rf.path, where=f'results["{key}"]["{part.metric}"]'))
+            value = metrics[part.metric]
+            if type(value) is not float or not 0.0 <= value <= 1.0:  # the place is named only for a bad value
+                value = check_fraction(value, path=rf.path, where=f'results["{key}"]["{part.metric}"]')
+            values.append(value)
         if absent:
             scores[bench.column] = raw[bench.column] = None
             detail[bench.column] = absent

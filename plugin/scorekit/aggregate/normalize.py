@@ -91,6 +91,9 @@ class Benchmark:
     column: str
     parts: tuple[Part, ...]
     aggregation: str = "normalize_each"
+    # sizes of the subtasks of a size-weighted group (results_key), for deriving the group's
+    # value when a results file holds none: ((subtask, number of documents), ...)
+    subtask_sizes: tuple[tuple[str, int], ...] = ()
 
     def combine(self, values: list[float]) -> tuple[float, float]:
         """``(normalized score, raw value)`` from the raw values of :attr:`parts`, in order."""
@@ -118,7 +121,10 @@ class NormalizationConfig:
 
 
 _TOP_KEYS = {"name", "description", "harness", "average", "benchmarks"}
-_BENCH_KEYS = {"column", "description", "results_key", "subtasks", "metric", "metrics", "num_choices", "lower", "aggregation"}
+_BENCH_KEYS = {
+    "column", "description", "results_key", "subtasks", "metric", "metrics", "num_choices", "lower", "aggregation",
+    "subtask_sizes",
+}
 _SUB_KEYS = {"num_choices", "lower", "metric", "metrics"}
 HARNESSES = ("lm-eval", "lighteval", "any")
 
@@ -228,7 +234,18 @@ def _parse_benchmark(item: Any, where: str, fail) -> Benchmark:
         raise fail("the same results key and metric appear twice", where)
     if aggregation == "mean_raw" and len({p.lower for p in parts}) > 1:
         raise fail("aggregation 'mean_raw' needs one lower bound shared by all parts", f"{where}.aggregation")
-    return Benchmark(column=column.strip(), parts=tuple(parts), aggregation=aggregation)
+    sizes: tuple[tuple[str, int], ...] = ()
+    if "subtask_sizes" in item:
+        raw = item["subtask_sizes"]
+        if not has_key:
+            raise fail("'subtask_sizes' needs 'results_key' (the group they make up)", f"{where}.subtask_sizes")
+        if not isinstance(raw, dict) or not raw:
+            raise fail(f"expected a mapping of subtask -> number of documents, got {_kind(raw)}", f"{where}.subtask_sizes")
+        for k, v in raw.items():
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise fail(f"expected an integer >= 1, got {v!r}", f"{where}.subtask_sizes.{k}")
+        sizes = tuple((str(k), v) for k, v in raw.items())
+    return Benchmark(column=column.strip(), parts=tuple(parts), aggregation=aggregation, subtask_sizes=sizes)
 
 
 def _parse_metrics(spec: dict, where: str, fail, *, required: bool) -> list[str] | None:

@@ -17,15 +17,9 @@ lighteval (``OUT/results/<model_name>/results_<time>.json``)
     ``"task|fewshots"`` (older versions: ``"suite|task|fewshots"``); the ``"all"`` entry
     (lighteval's mean of every metric, stderr included) is dropped.
 
-Model identity: lm-eval's top-level ``model_name``, else the first of the ``peft=``,
-``delta=``, ``pretrained=``, ``model=``, ``path=``, ``engine=`` entries of ``config.model_args``
-(lm-eval's own order), else ``config.model``, else the name of the folder holding the file;
-lighteval's ``config_general.model_name``, else ``config_general.model_config.model_name``,
-else the folder name. Files are merged by this name.
-
-Timestamp of a file (used for "newest file wins"): the ISO time both harnesses put in the file
-name (``results_2024-06-16T10-22-33.123456.json``, local time), else lm-eval's ``date`` field
-(Unix time), else the file's modification time. Equal timestamps are broken by path order.
+Model identity, run time ("newest file wins") and the folder walk follow the rules of
+:mod:`scorekit.harness_outputs`, shared by every command. Files are merged by model; equal
+timestamps are broken by path order.
 
 Values are not validated here (a results file may hold anything for tasks nobody asks
 about); consumers check the values they use, e.g. with
@@ -35,23 +29,15 @@ about); consumers check the values they use, e.g. with
 from __future__ import annotations
 
 import os
-import re
-import time
 from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import (
+    LIGHTEVAL, LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, walk,
+)
 from scorekit.io import load_json
 
-LM_EVAL = "lm-eval"
-LIGHTEVAL = "lighteval"
-
-_LM_EVAL_MARKERS = ("versions", "n-shot", "configs", "config", "group_subtasks", "higher_is_better")
-_MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
-_TIME_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2}(?:\.\d+)?)")
-_FEWSHOT_SUFFIX = re.compile(r"\|(\d+)$")
 
 
 @dataclass
@@ -65,6 +51,8 @@ class ResultsFile:
     timestamp_source: str  # "file name", "date field" or "modification time"
     tasks: dict[str, dict[str, Any]]
     n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
+    groups: dict[str, Any] = field(default_factory=dict)  # lm-eval group_subtasks, as written
+    sizes: dict[str, Any] = field(default_factory=dict)  # lm-eval n-samples, as written
 
 
 @dataclass
@@ -128,51 +116,41 @@ class LoadedResults:
     skipped: dict[str, list[str]]
 
     def skipped_summary(self) -> str | None:
-        """One line saying what a directory walk skipped, or None when nothing was."""
+        """One line saying what a directory walk skipped, or None when nothing was. Files that
+        are not results are counted with an example; what the walk left out (hidden, linked
+        twice, not regular, unreadable: :data:`scorekit.harness_outputs.WALK_SKIPS`) is named."""
         if not any(self.skipped.values()):
             return None
         total = sum(len(v) for v in self.skipped.values())
         parts = []
         for reason, paths in self.skipped.items():
-            if paths:
+            if paths and reason in WALK_SKIPS:
+                parts.append(f"{len(paths)} {reason} ({', '.join(paths)})")
+            elif paths:
                 parts.append(f"{len(paths)} {reason} (e.g. {paths[0]})")
-        return f"skipped {total} file(s) that are not results files: " + "; ".join(parts)
+        return f"skipped {total} file(s) or folder(s) that are not results files: " + "; ".join(parts)
 
 
 def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[tuple[str, bool]], dict[str, list[str]]]:
-    """Expand ``paths`` into ``[(file, explicit), ...]`` plus non-JSON files skipped by reason.
+    """Expand ``paths`` into ``[(file, explicit), ...]`` plus what was set aside, by reason.
 
-    Files are taken as given (``explicit=True``); folders are walked recursively with
-    :func:`os.walk` (a folder's files sorted, then its subfolders sorted; symlinked folders
-    are not entered, unreadable ones are passed over), keeping ``*.json`` files
-    (``explicit=False``) and setting aside everything else (samples ``*.jsonl``, details
-    ``*.parquet``, ...). A missing path raises.
+    The walk is :func:`scorekit.harness_outputs.walk` (symlinks followed once, regular files
+    only, hidden files and folders left out, each named). Of the files found, ``*.json`` are
+    kept; samples ``*.jsonl``, details ``*.parquet`` and anything else are set aside. Files the
+    user named are kept whatever their name (``explicit=True``). A missing path raises.
     """
-    found: list[tuple[str, bool]] = []
+    found_walk = walk(paths)
     skipped: dict[str, list[str]] = {"samples/JSONL files": [], "non-JSON files": []}
-    seen: set[str] = set()
-    for p in paths:
-        p = os.fspath(p)
-        if os.path.isfile(p):
-            if p not in seen:
-                seen.add(p)
-                found.append((p, True))
-        elif os.path.isdir(p):
-            for folder, subfolders, names in os.walk(p):
-                subfolders.sort()
-                for name in sorted(names):
-                    full = os.path.join(folder, name)
-                    if full in seen:
-                        continue
-                    seen.add(full)
-                    if name.endswith(".json"):
-                        found.append((full, False))
-                    elif name.endswith(".jsonl"):
-                        skipped["samples/JSONL files"].append(full)
-                    else:
-                        skipped["non-JSON files"].append(full)
+    skipped.update(found_walk.skipped)
+    found: list[tuple[str, bool]] = []
+    for full in found_walk.files:
+        explicit = full in found_walk.explicit
+        if explicit or full.endswith(".json"):
+            found.append((full, explicit))
+        elif full.endswith(".jsonl"):
+            skipped["samples/JSONL files"].append(full)
         else:
-            raise ScorekitError("no such file or directory", path=p)
+            skipped["non-JSON files"].append(full)
     return found, skipped
 
 
@@ -188,13 +166,10 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         data = load_json(path)
     if not isinstance(data, dict):
         return None
-    results = data.get("results")
-    if "config_general" in data and "results" in data:
-        harness = LIGHTEVAL
-    elif "results" in data and not data.keys().isdisjoint(_LM_EVAL_MARKERS):
-        harness = LM_EVAL
-    else:
+    harness = results_harness(data)
+    if harness is None:
         return None
+    results = data["results"]
     if not isinstance(results, dict):
         raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
     if not results:
@@ -204,31 +179,28 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
             raise ScorekitError(
                 f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]'
             )
-    ts, ts_source = _timestamp(path, data if harness == LM_EVAL else None)
+    ts, ts_source = run_time(path, data)
+    model = model_identity(data, path, harness)
     if harness == LM_EVAL:
-        model = _lm_eval_model(data, path)
         n_shot_raw = data.get("n-shot")
         n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
         tasks = results
+        groups = data.get("group_subtasks")
+        sizes = data.get("n-samples")
     else:
-        model = _lighteval_model(data, path)
         tasks = {k: v for k, v in results.items() if k != "all"}
         n_shot = {}
         for k in tasks:
-            m = _FEWSHOT_SUFFIX.search(k)
-            if m:
-                n_shot[k] = int(m.group(1))
+            n = split_task_key(k)[2]
+            if n is not None:
+                n_shot[k] = n
         if not tasks:
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
-    return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
-
-
-def task_base(key: str) -> str:
-    """A lighteval key without its few-shot suffix and suite prefix: ``"leaderboard|gpqa|0"`` -> ``"gpqa"``."""
-    key = _FEWSHOT_SUFFIX.sub("", key)
-    if "|" in key:
-        key = key.split("|", 1)[1]
-    return key
+        return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
+    return ResultsFile(
+        path, harness, model, ts, ts_source, tasks, n_shot,
+        groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
+    )
 
 
 def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
@@ -253,6 +225,94 @@ def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
         for dropped, keys in replaced.items():
             mr.overrides.append(Override(kept=f.path, dropped=dropped, tasks=keys))
     return models
+
+
+def find(model: ModelResults, key: str) -> tuple[str, ResultsFile, list[str]] | None:
+    """``(actual key, file it comes from, other matching keys)`` or None
+    (:func:`scorekit.harness_outputs.find_task_key`: exact key, else the newest matching key)."""
+    files = model.task_files
+    found = find_task_key(files, key, lambda k: (files[k].timestamp, files[k].path))
+    if found is None:
+        return None
+    return found[0], files[found[0]], found[1]
+
+
+def group_value(model: ModelResults, key: str, metric: str, known: dict[str, int] | None = None) -> tuple[float, str] | str:
+    """The size-weighted mean of ``metric`` over the subtasks of the group ``key``, for a file
+    whose group entry has no value (``{" ": " ", "alias": ...}``,
+    lm-eval 0.4.5-0.4.11 without ``aggregate_metric_list``) or a model with no group entry.
+
+    Subtasks: the file's ``group_subtasks`` (nested groups expanded), else ``known`` (a
+    config's ``subtask_sizes``). Sizes: ``n-samples[task].effective``, else ``known``. Values
+    are checked to be fractions. Returns ``(value, note)``, or what is absent (a string) when it
+    cannot be derived.
+    """
+    from scorekit.aggregate.normalize import check_fraction
+
+    known = known or {}
+    found = find(model, key)
+    what = f"{found[0]} -> {metric}" if found else key
+    rf = found[1] if found else None
+    leaves = _leaves(rf.groups, found[0]) if rf is not None else []
+    if not leaves:
+        if not known:
+            return what
+        leaves = list(known)
+    total = weighted = 0.0
+    sized_by = set()
+    for leaf in leaves:
+        hit = (leaf, rf, []) if rf is not None and leaf in rf.tasks else find(model, leaf)
+        if hit is None or metric not in hit[1].tasks[hit[0]]:
+            return f"{what} (no group value; subtask {leaf} absent)"
+        leaf_key, leaf_file = hit[0], hit[1]
+        value = check_fraction(
+            leaf_file.tasks[leaf_key][metric], path=leaf_file.path, where=f'results["{leaf_key}"]["{metric}"]'
+        )
+        size = _effective(leaf_file.sizes.get(leaf_key))
+        if size is not None:
+            sized_by.add("n-samples")
+        else:
+            size = known.get(split_task_key(leaf_key)[1])
+            if size is None:
+                return f"{what} (no group value; no size for subtask {leaf_key})"
+            sized_by.add("the known subtask sizes")
+        total += size
+        weighted += size * value
+    if total <= 0:
+        return f"{what} (no group value; subtasks have no documents)"
+    where = f"in {rf.path} " if rf is not None else ""
+    note = (
+        f"{key} has no {metric} value {where}(a group lm-eval did not aggregate); derived it as the "
+        f"size-weighted mean over its {len(leaves)} subtasks, sizes from {' and '.join(sorted(sized_by))}"
+    )
+    return weighted / total, note
+
+
+def _leaves(groups: dict[str, Any], key: str) -> list[str]:
+    """The tasks under group ``key`` in an lm-eval ``group_subtasks`` mapping, nested groups expanded."""
+    out: list[str] = []
+    stack = [key]
+    seen = set()
+    while stack:
+        g = stack.pop()
+        members = groups.get(g)
+        if g in seen or not isinstance(members, list):
+            continue
+        seen.add(g)
+        for m in reversed(members):
+            if not isinstance(m, str):
+                continue
+            if isinstance(groups.get(m), list) and groups[m]:
+                stack.append(m)
+            else:
+                out.append(m)
+    return out
+
+
+def _effective(entry: Any) -> int | None:
+    """``n-samples[task]["effective"]`` when it is a positive integer."""
+    n = entry.get("effective") if isinstance(entry, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
 def load_results(
@@ -300,78 +360,3 @@ def load_results(
         summary = LoadedResults({}, [], skipped).skipped_summary()
         raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else ""), path=where)
     return LoadedResults(merge(files), files, skipped)
-
-
-def _timestamp(path: str, lm_eval_data: dict | None) -> tuple[float, str]:
-    m = _TIME_IN_NAME.search(os.path.basename(path))
-    if m:
-        try:
-            dt = datetime.fromisoformat(f"{m.group(1)}T{m.group(2)}:{m.group(3)}:{m.group(4)}")
-            return dt.timestamp(), "file name"
-        except ValueError:
-            pass
-    if lm_eval_data is not None:
-        date = lm_eval_data.get("date")
-        if isinstance(date, (int, float)) and not isinstance(date, bool) and date == date:
-            return float(date), "date field"
-    try:
-        return os.path.getmtime(path), "modification time"
-    except OSError:  # pragma: no cover - the file was just read
-        return time.time(), "modification time"
-
-
-def _lm_eval_model(data: dict, path: str) -> str:
-    name = data.get("model_name")
-    if name is not None:
-        if not isinstance(name, str):
-            raise ScorekitError(f"expected a string, got {type(name).__name__}", path=path, where='"model_name"')
-        if name:
-            return name
-    config = data.get("config")
-    if config is not None and not isinstance(config, dict):
-        raise ScorekitError(f"expected a mapping, got {type(config).__name__}", path=path, where='"config"')
-    if config:
-        args = config.get("model_args")
-        found = _model_from_args(args)
-        if found:
-            return found
-        model = config.get("model")
-        if isinstance(model, str) and model:
-            return model
-    return _folder_name(path)
-
-
-def _model_from_args(args: Any) -> str | None:
-    if isinstance(args, dict):
-        for key in _MODEL_ARG_KEYS:
-            if key in args and args[key] not in (None, ""):
-                return str(args[key])
-    elif isinstance(args, str):
-        for key in _MODEL_ARG_KEYS:
-            marker = f"{key}="
-            if marker in args:
-                value = args.split(marker, 1)[1].split(",", 1)[0]
-                if value:
-                    return value
-    return None
-
-
-def _lighteval_model(data: dict, path: str) -> str:
-    general = data.get("config_general")
-    if not isinstance(general, dict):
-        raise ScorekitError(f"expected a mapping, got {type(general).__name__}", path=path, where='"config_general"')
-    name = general.get("model_name")
-    if name is not None and not isinstance(name, str):
-        raise ScorekitError(
-            f"expected a string, got {type(name).__name__}", path=path, where='config_general["model_name"]'
-        )
-    if name:
-        return name
-    mc = general.get("model_config")
-    if isinstance(mc, dict) and isinstance(mc.get("model_name"), str) and mc["model_name"]:
-        return mc["model_name"]
-    return _folder_name(path)
-
-
-def _folder_name(path: str) -> str:
-    return Path(path).resolve().parent.name

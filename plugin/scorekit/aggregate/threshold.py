@@ -20,12 +20,12 @@ value, or a node whose children all lack a score); callers keep the reason separ
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from scorekit.aggregate.results_files import task_base
+from scorekit.harness_outputs import find_task_key
 
 if TYPE_CHECKING:
     from scorekit.aggregate.scoring_config import MetricSpec, ScoringConfig
@@ -136,23 +136,21 @@ class NormalizerError(ValueError):
 
 
 def lookup_value(
-    tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[str, str]]
+    tasks: Mapping[str, Mapping[str, Any]],
+    keys: Sequence[tuple[str, str]],
+    newest: Callable[[str], Any] | None = None,
 ) -> tuple[Any, str | None, str | None]:
     """First present ``(task, metric)`` of ``keys`` in one model's ``{task: {metric: value}}``.
 
-    A task is found by its exact key, else by a lighteval key that differs only by the
-    few-shot suffix and/or suite prefix (``gsm8k`` matches ``gsm8k|5`` and
-    ``lighteval|gsm8k|5``; ``lighteval|gsm8k`` matches ``lighteval|gsm8k|5``) when exactly one
-    such key exists; several are ambiguous and raise :class:`KeyError` naming them.
+    A task is found by :func:`scorekit.harness_outputs.find_task_key`: its exact key, else a
+    key that matches it (``gsm8k``, ``lighteval|gsm8k`` and ``lighteval|gsm8k|5`` all match
+    ``lighteval|gsm8k|5`` and ``gsm8k|5``); of several matching keys the one with the largest
+    ``newest(key)`` (the run time of its file; default: the largest key) is used.
     Returns ``(value, task key, metric key)``, or ``(None, None, None)`` when nothing is found.
     """
     for task, metric in keys:
-        key: str | None = task if task in tasks else None
-        if key is None:
-            variants = sorted(k for k in tasks if "|" in k and (task_base(k) == task or k.rsplit("|", 1)[0] == task))
-            if len(variants) > 1:
-                raise KeyError(f"task {task!r} matches several results keys {variants}; write the full key")
-            key = variants[0] if variants else None
+        found = find_task_key(tasks, task, newest or (lambda k: 0))
+        key = found[0] if found else None
         if key is not None and isinstance(tasks[key], (dict, Mapping)) and metric in tasks[key]:
             return tasks[key][metric], key, metric
     return None, None, None
@@ -163,6 +161,7 @@ def score_models(
     models: Mapping[str, Mapping[str, Mapping[str, Any]]],
     *,
     missing: str = "partial",
+    newest: Mapping[str, Callable[[str], Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
 
@@ -180,6 +179,7 @@ def score_models(
     Only metrics that count (positive weights all the way up) are listed in a node's
     ``missing``. Raises :class:`BadValue` for a non-numeric value (the caller names the file)
     and :class:`NormalizerError` for a normalizer that fails or returns something outside [0, 1].
+    ``newest`` maps a model to the run time of each of its keys (see :func:`lookup_value`).
     Returns one dict per model, in the order of ``models`` (JSON-ready, None for no score).
     """
     if missing not in MISSING_POLICIES:
@@ -194,10 +194,7 @@ def score_models(
     raw: list[list[Any]] = [[None] * m for _ in range(n)]
     for i, name in enumerate(names):
         for j, spec in enumerate(metrics):
-            try:
-                value, task, metric = lookup_value(models[name], spec.keys)
-            except KeyError as exc:
-                raise BadValue(f"model {name!r}, metric {spec.path}: {exc.args[0]}", name) from None
+            value, task, metric = lookup_value(models[name], spec.keys, (newest or {}).get(name))
             if task is None:
                 reasons[i][j] = NOT_FOUND
                 continue

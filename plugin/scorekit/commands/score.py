@@ -68,9 +68,11 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError("--digits must be >= 0")
     config = load_scoring_config(find_config(args.config))
     loaded = load_results(args.paths)
-    models = {name: {k: t.metrics for k, t in mr.tasks.items()} for name, mr in loaded.models.items()}
+    models = {name: {k: f.tasks[k] for k, f in mr.task_files.items()} for name, mr in loaded.models.items()}
+    newest = {name: _run_time_of(mr) for name, mr in loaded.models.items()}
+    derived = _group_values(loaded, models, config, newest)
     try:
-        scored = score_models(config, models, missing=args.missing)
+        scored = score_models(config, models, missing=args.missing, newest=newest)
     except BadValue as exc:
         task = loaded.models[exc.model].tasks.get(exc.task) if exc.task else None
         raise ScorekitError(str(exc), path=task.source if task else None) from None
@@ -96,15 +98,62 @@ def run(args: argparse.Namespace) -> int:
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     emit(text, args.output)
-    _notes(loaded, scored, args.missing)
+    _notes(loaded, scored, config, newest)
+    for line in derived:
+        print(f"scorekit: note: {line}", file=sys.stderr)
     return 0
 
 
-def _notes(loaded, scored: list[dict[str, Any]], policy: str) -> None:
+def _group_values(loaded, models: dict[str, dict[str, Any]], config, newest) -> list[str]:
+    """Fill in group values lm-eval did not write (``{" ": " ", "alias": ...}``) for config
+    metrics found nowhere else, as ``scorekit leaderboard`` does
+    (:func:`scorekit.aggregate.results_files.group_value`: size-weighted from ``n-samples``).
+    ``models`` gets the derived values (new entries; the files' data is untouched); returns
+    the notes."""
+    from scorekit.aggregate.results_files import find, group_value
+    from scorekit.aggregate.threshold import lookup_value
+
+    notes = []
+    for name, mr in loaded.models.items():
+        for spec in config.metrics:
+            if lookup_value(models[name], spec.keys, newest[name])[1] is not None:
+                continue
+            for task, metric in spec.keys:
+                got = group_value(mr, task, metric)
+                if not isinstance(got, str):
+                    found = find(mr, task)
+                    key = found[0] if found else task
+                    models[name][key] = {**models[name].get(key, {}), metric: got[0]}
+                    notes.append(f"{name}: {got[1]}")
+                    break
+    return notes
+
+
+def _run_time_of(model):
+    """``key -> (run time, path)`` of the file a model's task key comes from (newest wins)."""
+    files = model.task_files
+    return lambda key: (files[key].timestamp, files[key].path)
+
+
+def _notes(loaded, scored: list[dict[str, Any]], config, newest) -> None:
     from scorekit.aggregate.leaderboard import override_notes
+    from scorekit.harness_outputs import find_task_key
 
     for line in override_notes(loaded.models.values()):
         print(f"scorekit: note: {line}", file=sys.stderr)
+    for name, mr in loaded.models.items():
+        said = set()
+        for spec in config.metrics:
+            for task, _metric in spec.keys:
+                found = find_task_key(mr.task_files, task, newest[name])
+                if found and found[1] and task not in said:
+                    said.add(task)
+                    key, others = found
+                    print(
+                        f"scorekit: note: {name}: {task}: several runs ({', '.join(sorted([key] + others))}); "
+                        f"used the newest, {key} from {mr.task_files[key].path}",
+                        file=sys.stderr,
+                    )
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"

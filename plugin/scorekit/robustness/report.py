@@ -431,8 +431,9 @@ def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
 
 
 def _clean(value: Any) -> Any:
+    """JSON-ready: NaN (and any other non-finite number) becomes null."""
     if isinstance(value, float):
-        return None if math.isnan(value) else value
+        return value if math.isfinite(value) else None
     if isinstance(value, (list, tuple)):
         return [_clean(v) for v in value]
     if isinstance(value, dict):
@@ -563,7 +564,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     from scorekit.tables import html_document, render
 
     if fmt == "json":
-        return json.dumps(report_to_json(report), indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(report_to_json(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if fmt == "csv":
         columns, rows = long_rows(report)
         return render(columns, rows, "csv")

@@ -19,12 +19,13 @@ the user's paths, hands every file to the first reader that claims it (the reade
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import walk
 from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
 from scorekit.robustness.records import FAMILIES, Record
 
@@ -125,37 +126,6 @@ def _default_readers() -> list[Reader]:
 READERS: list[Reader] = []
 
 
-def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], set[Path]]:
-    """Expand files and folders (walked recursively, sorted) into (all files, explicit files).
-
-    Hidden files and folders (``.name``) inside walked folders are skipped (atomic-write
-    temporaries, ``.git``). A path that does not exist raises ScorekitError.
-    """
-    files: list[Path] = []
-    explicit: set[Path] = set()
-    seen: set[Path] = set()
-    for raw in paths:
-        p = Path(raw)
-        if p.is_file():
-            if p not in seen:
-                seen.add(p)
-                files.append(p)
-            explicit.add(p)
-        elif p.is_dir():
-            for root, dirs, names in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if name.startswith("."):
-                        continue
-                    f = Path(root) / name
-                    if f not in seen:
-                        seen.add(f)
-                        files.append(f)
-        else:
-            raise ScorekitError("no such file or directory", path=p)
-    return files, explicit
-
-
 def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None) -> ReadResult:
     """Read SCORE logs from files and folders with the first reader that claims each file.
 
@@ -165,7 +135,8 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
     if not paths:
         raise ScorekitError("no input: give one or more result/samples files or folders")
     readers = list(readers) if readers is not None else [*READERS, *_default_readers()]
-    files, explicit = discover(paths)
+    found = walk(paths)
+    files, explicit = [Path(f) for f in found.files], {Path(f) for f in found.explicit}
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
     unclaimed = 0
     for f in files:
@@ -181,7 +152,7 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
                     path=f,
                 )
             unclaimed += 1
-    out = ReadResult()
+    out = ReadResult(notes=found.notes())
     for i, reader in enumerate(readers):
         if claimed[i]:
             out.extend(reader.read(claimed[i], explicit))

@@ -28,15 +28,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import get, parse_lighteval_task
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName
+from scorekit.robustness.readers.lm_eval_logs import checked_rate
 from scorekit.robustness.records import Record
 
 __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "lm_eval_task_name"]
 
-_TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
+_TIME = TIME_PATTERN
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
@@ -51,16 +53,6 @@ def parse_details_name(name: str) -> tuple[str, int, str] | None:
 def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
     """The lm-eval task a lighteval variant task belongs to (``score_prompt_robustness_agieval_aqua_rat``)."""
     return TaskName(get(benchmark).lm_eval_task(family, subset), benchmark, family, subset or None, False)
-
-
-def _model_and_time(path: Path) -> tuple[str, str]:
-    """``OUT/details/<model...>/<time>/file`` -> (model, time); model = folders between ``details`` and time."""
-    parts = path.parts
-    time = path.parent.name
-    for i in range(len(parts) - 3, -1, -1):
-        if parts[i] == "details":
-            return "/".join(parts[i + 1:-2]) or path.parent.parent.name, time
-    return path.parent.parent.name, time
 
 
 def _records_from_table(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
@@ -108,7 +100,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, dict):
         raise ScorekitError("lighteval results file without a 'results' object", path=path)
-    model = str((data.get("config_general") or {}).get("model_name") or path.parent.name)
+    model = model_identity(data, path, LIGHTEVAL)
     m = RESULTS_NAME.match(path.name)
     time = m["time"] if m else ""
     merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
@@ -117,7 +109,11 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         if parsed is None or not isinstance(values, dict):
             continue
         benchmark, family, subset, variant = parsed
-        numbers = {k: float(v) for k, v in values.items() if isinstance(v, (int, float)) and not k.endswith("_stderr")}
+        numbers = {
+            k: checked_rate(v, path, f'results["{key}"]["{k}"]')
+            for k, v in values.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and not k.endswith("_stderr")
+        }
         if family == "non_greedy":
             merged[(benchmark, family, subset)].update(numbers)
             continue
@@ -163,7 +159,7 @@ class LightevalDetailsReader:
                     raise ScorekitError(f"not a scorekit SCORE task (task {task!r})", path=p)
                 other += 1
                 continue
-            model, _ = _model_and_time(p)
+            model = details_model(p)
             key = (model, task)
             if key in newest:
                 older, newer = sorted([newest[key], (time, p)])
@@ -195,4 +191,3 @@ class LightevalDetailsReader:
                                f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
         out.samples.extend(sets.values())
         return out
-

@@ -31,15 +31,17 @@ Also read: the file upstream's ``non_greedy_summarizer.py`` writes into its ``--
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, iter_samples, model_identity, results_harness, samples_name
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
@@ -47,12 +49,9 @@ from scorekit.robustness.records import Record
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
 
 LETTERS = string.ascii_uppercase
-_TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
-SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<time>{_TIME})\.jsonl$")
+_TIME = TIME_PATTERN
 _RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
 _SEED_DIR = re.compile(r"^seed_(\d+)$")
-_LM_EVAL_MARKERS = ("versions", "n-shot", "configs", "config", "group_subtasks", "higher_is_better")
-_MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
 _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
 # Positions upstream's option-order tasks try: labels A..J (MMLU-Pro), A..D (AGIEval).
 _UPSTREAM_POSITIONS = {"mmlu_pro": 10, "agieval": 4}
@@ -60,44 +59,8 @@ _UPSTREAM_PROMPTS = 10
 _SKIP_RESULT_KEYS = ("alias", "name", "sample_len", "samples")
 
 
-def parse_samples_name(name: str) -> tuple[str, str] | None:
-    """``(task, time)`` of an lm-eval samples file name, or None."""
-    m = SAMPLES_NAME.match(name)
-    return (m["task"], m["time"]) if m else None
-
-
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, object)`` for every non-blank line; bad JSON or a non-object line raises
-    ScorekitError naming the file and line. An empty file raises too."""
-    try:
-        import orjson
-
-        loads = orjson.loads
-        decode_error: type[Exception] = orjson.JSONDecodeError
-    except ImportError:  # pragma: no cover - orjson is a dependency
-        import json
-
-        loads, decode_error = json.loads, ValueError
-    n = 0
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = loads(line)
-            except decode_error as exc:
-                msg = str(exc).split(":", 1)[0] if str(exc) else "invalid JSON"
-                raise ScorekitError(f"invalid JSON ({msg})", path=path, where=f"line {lineno}") from None
-            if not isinstance(obj, dict):
-                raise ScorekitError(f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}")
-            n += 1
-            yield lineno, obj
-    if n == 0:
-        raise ScorekitError("empty samples file (no lines)", path=path)
+parse_samples_name = samples_name  # the name this module exported before harness_outputs held it
+iter_jsonl = iter_samples  # the name this module exported before harness_outputs held it
 
 
 # --- results files ---------------------------------------------------------------------------
@@ -112,25 +75,12 @@ class _ResultsFile:
     data: dict[str, Any]
 
 
-def _model_from_results(data: dict[str, Any]) -> str | None:
-    name = data.get("model_name")
-    if isinstance(name, str) and name:
-        return name
-    config = data.get("config")
-    if isinstance(config, dict):
-        args = config.get("model_args")
-        if isinstance(args, dict):
-            for key in _MODEL_ARG_KEYS:
-                if args.get(key):
-                    return str(args[key])
-        elif isinstance(args, str):
-            for key in _MODEL_ARG_KEYS:
-                m = re.search(rf"(?:^|,)\s*{key}=([^,]+)", args)
-                if m:
-                    return m.group(1).strip()
-        if isinstance(config.get("model"), str) and config["model"]:
-            return config["model"]
-    return None
+def _model_from_results(data: dict[str, Any], path: Path) -> str | None:
+    """The model (:func:`scorekit.harness_outputs.model_identity`), or None for a file that
+    names none (upstream's summarizer output: the model is then found from the folders)."""
+    if "model_name" not in data and "config" not in data:
+        return None
+    return model_identity(data, path, LM_EVAL)
 
 
 def _seed_from_results(data: dict[str, Any]) -> int | None:
@@ -154,7 +104,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
     from scorekit.io import load_json
 
     data = load_json(path)
-    if not (isinstance(data, dict) and "results" in data and any(k in data for k in _LM_EVAL_MARKERS)):
+    if results_harness(data) != LM_EVAL:
         if explicit:
             raise ScorekitError("unknown layout: a JSON file but not an lm-eval results file (no 'results' with lm-eval's keys)", path=path)
         return None
@@ -166,11 +116,16 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
             raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
     m = _RESULTS_TIME.search(path.name)
     time = m["time"] if m else ""
-    return _ResultsFile(path, _model_from_results(data), time, _seed_from_results(data), data)
+    return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data)
 
 
-def _metrics_of(entry: dict[str, Any]) -> dict[str, float]:
-    """Metric values of one results entry, filter suffix dropped (``none`` preferred)."""
+def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float]:
+    """Metric values of one results entry, filter suffix dropped (``none`` preferred).
+
+    Every SCORE metric is a fraction: a value outside [0, 1] or infinite raises
+    :class:`ScorekitError` naming the file and ``results["task"]["metric"]`` (as
+    ``scorekit leaderboard`` does); NaN (an undefined rate, as scorekit's tasks write it) is kept.
+    """
     by_filter: dict[str, dict[str, float]] = defaultdict(dict)
     for key, value in entry.items():
         if key in _SKIP_RESULT_KEYS or "_stderr" in key:
@@ -178,10 +133,18 @@ def _metrics_of(entry: dict[str, Any]) -> dict[str, float]:
         metric, _, filt = key.partition(",")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        by_filter[filt or "none"][metric] = float(value)
+        by_filter[filt or "none"][metric] = checked_rate(value, path, f'results["{task}"]["{key}"]')
     if not by_filter:
         return {}
     return by_filter["none"] if "none" in by_filter else next(iter(by_filter.values()))
+
+
+def checked_rate(value: float, path: Path | str, where: str) -> float:
+    """``value`` as a float when it is NaN or a fraction in [0, 1]; else ScorekitError (file, place)."""
+    from scorekit.aggregate.normalize import check_fraction
+
+    value = float(value)
+    return value if math.isnan(value) else check_fraction(value, path=str(path), where=where)
 
 
 def _aggregate_layout(metrics: dict[str, float]) -> str:
@@ -341,7 +304,7 @@ def _read_samples(sf: _SamplesFile) -> None:
     converter = _UpstreamConverter(sf.task)
     filters: dict[str, int] = defaultdict(int)
     chosen_filter: str | None = None
-    for lineno, row in iter_jsonl(path):
+    for lineno, row in iter_samples(path):
         doc = row.get("doc")
         if not sf.layout:
             layout = _detect_layout(doc, sf.task)
@@ -559,7 +522,7 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
             task = classify_task(key)
             if task is None:
                 continue
-            metrics = _metrics_of(entry)
+            metrics = _metrics_of(entry, rf.path, key)
             if not metrics:
                 continue
             n_docs = None
