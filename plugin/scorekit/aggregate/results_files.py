@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from scorekit.errors import ScorekitError
-from scorekit.io import load_json
+from scorekit.io import load_json, missing_reason
 
 LM_EVAL = "lm-eval"
 LIGHTEVAL = "lighteval"
@@ -172,7 +172,7 @@ def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[tuple[str, b
                     else:
                         skipped["non-JSON files"].append(full)
         else:
-            raise ScorekitError("no such file or directory", path=p)
+            raise ScorekitError(missing_reason(p), path=p)
     return found, skipped
 
 

@@ -53,6 +53,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    p.add_argument(
+        "--allow-code",
+        action="store_true",
+        help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
+        "without it only installed modules are imported",
+    )
     p.set_defaults(func=run)
 
 
@@ -60,20 +66,25 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.results_files import load_results
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.aggregate.threshold import BadValue, NormalizerError, score_models
+    from scorekit.commands.checks import check_digits
     from scorekit.errors import ScorekitError
-    from scorekit.io import emit
+    from scorekit.io import check_output, emit, refuse_input_as_output
     from scorekit.resources import find_config
 
-    if args.digits < 0:
-        raise ScorekitError("--digits must be >= 0")
-    config = load_scoring_config(find_config(args.config))
+    check_digits(args.digits)
+    config_path = find_config(args.config)
+    output = check_output(args.output, [*args.paths, config_path])
+    config = load_scoring_config(config_path, allow_code=args.allow_code)
     loaded = load_results(args.paths)
+    refuse_input_as_output(output, [f.path for f in loaded.files])
     models = {name: {k: t.metrics for k, t in mr.tasks.items()} for name, mr in loaded.models.items()}
     try:
         scored = score_models(config, models, missing=args.missing)
     except BadValue as exc:
-        task = loaded.models[exc.model].tasks.get(exc.task) if exc.task else None
-        raise ScorekitError(str(exc), path=task.source if task else None) from None
+        model = loaded.models[exc.model]
+        task = model.get(exc.task) if exc.task else None
+        # no single task (an ambiguous key): name the model's results files
+        raise ScorekitError(str(exc), path=task.source if task else ", ".join(model.sources)) from None
     except NormalizerError as exc:
         raise ScorekitError(str(exc), path=config.path) from None
     found_any = any(
@@ -95,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
-    emit(text, args.output)
+    emit(text, output)
     _notes(loaded, scored, args.missing)
     return 0
 

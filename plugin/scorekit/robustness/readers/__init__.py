@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from scorekit.errors import ScorekitError
+from scorekit.io import missing_reason
 from scorekit.robustness.records import FAMILIES, Record
 from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
@@ -195,7 +196,7 @@ def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], set[P
                         seen.add(f)
                         files.append(f)
         else:
-            raise ScorekitError("no such file or directory", path=p)
+            raise ScorekitError(missing_reason(p), path=p)
     return files, explicit
 
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.io import loads_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.records import Record
@@ -68,16 +69,13 @@ def parse_samples_name(name: str) -> tuple[str, str] | None:
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` for every non-blank line; bad JSON or a non-object line raises
-    ScorekitError naming the file and line. An empty file raises too."""
+    ScorekitError naming the file and line. An empty file raises too. orjson parses each line;
+    what it refuses (NaN, very long integers, a BOM) goes to :func:`scorekit.io.loads_json`,
+    which accepts it or raises naming the line."""
     try:
-        import orjson
-
-        loads = orjson.loads
-        decode_error: type[Exception] = orjson.JSONDecodeError
+        from orjson import loads
     except ImportError:  # pragma: no cover - orjson is a dependency
-        import json
-
-        loads, decode_error = json.loads, ValueError
+        from json import loads
     n = 0
     try:
         fh = open(path, "rb")
@@ -89,9 +87,8 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 continue
             try:
                 obj = loads(line)
-            except decode_error as exc:
-                msg = str(exc).split(":", 1)[0] if str(exc) else "invalid JSON"
-                raise ScorekitError(f"invalid JSON ({msg})", path=path, where=f"line {lineno}") from None
+            except ValueError:
+                obj = loads_json(line, path, line=lineno)
             if not isinstance(obj, dict):
                 raise ScorekitError(f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}")
             n += 1
