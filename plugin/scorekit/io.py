@@ -180,7 +180,7 @@ def check_output(
         raise ScorekitError(f"{option} is empty: name a file, or leave {option} out to print to standard output")
     path = Path(text)
     if path.is_dir():
-        raise ScorekitError(f"{option} is a directory, expected a file", path=path)
+        raise ScorekitError(f"cannot write output: {option} is a directory, expected a file", path=path)
     if os.path.islink(path) and missing_reason(path).startswith("symlink loop"):
         raise ScorekitError(f"{option}: {missing_reason(path)}", path=path)
     refuse_input_as_output(path, inputs, option=option)
