@@ -81,9 +81,11 @@ def render(
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        for row in rows:
-            writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row])
+        # the csv module quotes a field holding "\n" (the line terminator) but not a lone "\r"
+        quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        for row in [list(columns), *rows]:
+            cells = ["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row]
+            (quoted if any(isinstance(c, str) and "\r" in c for c in cells) else writer).writerow(cells)
         return buf.getvalue()
     cells = [[format_cell(v, digits) for v in row] for row in rows]
     if fmt == "markdown":
