@@ -136,3 +136,20 @@ def test_any_model_name_rank(tmp_path_factory, models, fmt):
     code, out, err = _rank(tmp, models, fmt)
     assert code == 0, err
     _check(out, fmt, models)
+
+
+@pytest.mark.parametrize("command", ("leaderboard", "score"))
+def test_notes_stay_one_line_each(tmp_path, command):
+    code, _, err = _leaderboard_like(tmp_path, command, ["a\nb\x1b[2J"], "table")
+    assert code == 0
+    assert err and all(line.startswith("scorekit: note: ") for line in err.splitlines()), err
+    assert "a\\nb\\x1b[2J" in err
+
+
+@pytest.mark.parametrize("fmt", ("table", "markdown"))
+def test_robustness_notes_escaped(tmp_path, fmt):
+    folder = tmp_path / "org__m|x\ny"
+    score_run(folder)
+    code, out, err = run(["robustness", folder, "--format", fmt])
+    assert code == 0, err
+    assert "m|x\ny" not in out

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from scorekit.errors import one_line
+
 FORMATS = ("table", "markdown", "csv", "json", "html")
 PROGRESS_AFTER_S = 2.0
 
@@ -108,18 +110,18 @@ def _run(args: argparse.Namespace) -> int:
     if image is not None:
         write_bytes_atomic(args.plot, image)
     for line in lb.override_notes(loaded.models.values()):
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     for row in rows:
         for line in row.notes:
-            print(f"scorekit: note: {row.model}: {line}", file=sys.stderr)
+            print(one_line(f"scorekit: note: {row.model}: {line}"), file=sys.stderr)
     for line in lb.missing_notes(rows):
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     summary = loaded.skipped_summary()
     if summary:
-        print(f"scorekit: note: {summary}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
     if isinstance(config, dict):
         used = sorted({r.config for r in rows})
-        print(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}"), file=sys.stderr)
     return 0
 
 

@@ -11,6 +11,8 @@ import math
 import sys
 from typing import Any
 
+from scorekit.errors import one_line
+
 FORMATS = ("table", "markdown", "csv", "json", "html")
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
@@ -115,15 +117,15 @@ def _notes(loaded, scored: list[dict[str, Any]], policy: str) -> None:
     from scorekit.aggregate.leaderboard import override_notes
 
     for line in override_notes(loaded.models.values()):
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"
             listed = ", ".join(f"{p} ({r})" for p, r in m["missing"].items())
-            print(f"scorekit: note: {m['model']}: {what}, without {listed}", file=sys.stderr)
+            print(one_line(f"scorekit: note: {m['model']}: {what}, without {listed}"), file=sys.stderr)
     summary = loaded.skipped_summary()
     if summary:
-        print(f"scorekit: note: {summary}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
 
 
 def _columns(config, detail: str) -> list[tuple[str, Any]]:
