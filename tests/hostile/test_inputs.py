@@ -135,9 +135,22 @@ def test_non_utf8_folder_name_as_model_name(tmp_path):
     os.mkdir(folder)
     with open(os.path.join(folder, b"results_2026-11-23T12-12-41.985277.json"), "w") as fh:
         json.dump(body, fh)
-    for fmt in ("table", "json", "markdown"):
-        code, out, err = run(["leaderboard", os.fsdecode(folder), "--format", fmt])
-        assert_ok_or_one_line((code, out, err))
+    for fmt in ("table", "json", "markdown", "csv", "html"):
+        code, out, err = run(["leaderboard", os.fsdecode(folder), "--format", fmt, "--output", tmp_path / "out"])
+        assert code == 0, err
+        text = (tmp_path / "out").read_bytes().decode("utf-8")
+        if fmt == "json":  # the file path in "sources" keeps the undecodable byte as an escape
+            assert "org-\\udcff-model" in text and json.loads(text)["models"][0]["sources"][0].endswith(".json")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file names are bytes")
+@pytest.mark.parametrize("fmt", ("table", "json", "markdown", "csv", "html"))
+def test_non_utf8_folder_name_as_robustness_model(tmp_path, fmt):
+    folder = os.path.join(os.fsencode(tmp_path), b"org__m\xff")
+    score_run(__import__("pathlib").Path(os.fsdecode(folder)))
+    code, out, err = run(["robustness", os.fsdecode(folder), "--format", fmt])
+    assert code == 0, err
+    assert ("m\\\\udcff" if fmt == "markdown" else "m\\udcff") in out  # markdown escapes the backslash too
 
 
 @pytest.mark.parametrize("command", RESULTS_COMMANDS)
