@@ -342,3 +342,9 @@ def test_offline_destination_is_a_folder(pkl_target):
     pkl_target.mkdir()
     err = assert_one_line_error(run(["lighteval-offline", "--install"]), str(pkl_target), "already exists (a folder)")
     assert "(missing)" not in err
+
+
+def test_offline_remove_of_a_folder_is_left_in_place(pkl_target):
+    pkl_target.mkdir()
+    assert_one_line_error(run(["lighteval-offline", "--remove"]), str(pkl_target), "not a file")
+    assert pkl_target.is_dir()

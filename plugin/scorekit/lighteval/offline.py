@@ -176,6 +176,8 @@ def remove_placeholder(path: Path | None = None) -> bool:
     """
     path = tiny_benchmarks_pkl_path() if path is None else Path(path)
     status = placeholder_status(path)
+    if status == "missing" and os.path.lexists(path):
+        raise ScorekitError("is not a file (so not scorekit's placeholder); left in place", path=path)
     if status == "missing":
         return False
     if status != "placeholder":
