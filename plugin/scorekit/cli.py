@@ -60,17 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc))
         return 2
     except BrokenPipeError:
-        from scorekit.io import _silence_stdout
+        from scorekit.io import silence_stdout
 
-        _silence_stdout()
+        silence_stdout()
         return 0
     except OSError as exc:
         # A file the user named could not be read or written (permissions, disk full, ...).
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         if not where:  # most likely standard output (a plain print): do not fail again at exit
-            from scorekit.io import _silence_stdout
+            from scorekit.io import silence_stdout
 
-            _silence_stdout()
+            silence_stdout()
         _error(f"{where}{exc.strerror or exc}")
         return 2
     except KeyboardInterrupt:

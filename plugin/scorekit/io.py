@@ -280,13 +280,15 @@ def write_stdout(text: str) -> None:
         sys.stdout.write(safe)
         sys.stdout.flush()
     except OSError as exc:
-        _silence_stdout()
+        silence_stdout()
         if isinstance(exc, BrokenPipeError):
             raise
         raise ScorekitError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
+    """Point file descriptor 1 at ``/dev/null`` after a failed write, so that Python's flush of
+    standard output at exit cannot fail a second time (the recipe of Python's signal docs)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
