@@ -21,7 +21,9 @@ median run (by adapter time) with the min and median over the runs below it. sco
 state from one run to the next that could make a later run cheaper (its caches are keyed by the
 identity of that run's objects).
 
-Targets: scorekit's adapter time <= upstream's, and < 10% of the whole run.
+Guard: scorekit's adapter time no more than upstream's (ratio scorekit / upstream of the median
+runs <= 1), printed as ``GUARD ...: <ratio> (guard <= 1) PASS|FAIL`` (exit status 1 on FAIL);
+target: < 10% of the whole run.
 
     python bench/bench_score_tasks.py [--questions N] [--repeat R]
 """
@@ -241,6 +243,9 @@ def main() -> int:
     sk_share = [adapter(x) / whole(x) for x in runs["scorekit"]]
     ratio_med = statistics.median(sk_ad) / statistics.median(up_ad)
     print(f"\nadapter time scorekit / upstream = {ratio_med:.3f} (medians; mins: {min(sk_ad) / min(up_ad):.3f})  (target <= 1)")
+    passed = ratio_med <= 1
+    print(f"GUARD SCORE task code vs upstream (adapter time, medians): {ratio_med:.3f} (guard <= 1) "
+          f"{'PASS' if passed else 'FAIL'}; upstream / scorekit = {1 / ratio_med:.2f}x")
     print(f"scorekit adapter share of its whole run = {statistics.median(sk_share):.1%} (median; max {max(sk_share):.1%})  (target < 10%)")
     print(f"whole run scorekit / upstream = {statistics.median(whole(x) for x in runs['scorekit']) / statistics.median(whole(x) for x in runs['upstream']):.3f} (medians)")
     sk, up = median_run["scorekit"], median_run["upstream"]
@@ -249,7 +254,7 @@ def main() -> int:
     print(f"\nsanity: prompt-0 macro accuracy scorekit {acc_sk[0]:.4f} upstream {acc_up[0]:.4f}; "
           f"CR scorekit {sk[3]['consistency_rate,none']:.4f} upstream {up[3]['consistency_rate,none']:.4f} "
           "(upstream counts identical unparsed text as agreeing)")
-    return 0
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

@@ -189,9 +189,9 @@ def test_normalized_mc_probability_does_not_underflow():
     doc = mc_doc(4, gold=1)
     resp = ModelResponse(logprobs=logprobs, output_tokens=[[1]] * 4)
     out = sample(LM.normalized_mc_probability_metric(), doc, resp)
-    assert out == {"normalized_mc_prob": M.normalized_mc_probability(logprobs, 1)}
+    assert out == {"normalized_mc_probability": M.normalized_mc_probability(logprobs, 1)}
     shifted = [lp + 800 for lp in logprobs]  # the same ratio, shifted by hand
-    assert out["normalized_mc_prob"] == pytest.approx(math.exp(shifted[1]) / sum(map(math.exp, shifted)), rel=1e-12)
+    assert out["normalized_mc_probability"] == pytest.approx(math.exp(shifted[1]) / sum(map(math.exp, shifted)), rel=1e-12)
     with np.errstate(all="ignore"):
         builtin = NormalizedMultiChoiceProbability().compute(doc, resp)
     assert not builtin > 0.0  # lighteval's built-in underflows (0.0 or nan)
@@ -201,8 +201,8 @@ def test_logprob_family_matches_scorekit():
     logprobs = [-3.0, -1.0, -1.0, -0.5, -7.0]
     doc = mc_doc(5, gold=2)
     resp = ModelResponse(logprobs=logprobs, output_tokens=[[1]] * 5)
-    assert sample(LM.gold_probability_metric(), doc, resp) == {"prob": M.gold_probability(logprobs, 2)}
-    assert sample(LM.loglikelihood_accuracy_metric(), doc, resp) == {"acc": 0.0}
+    assert sample(LM.gold_probability_metric(), doc, resp) == {"gold_probability": M.gold_probability(logprobs, 2)}
+    assert sample(LM.loglikelihood_accuracy_metric(), doc, resp) == {"loglikelihood_accuracy": 0.0}
     for k, want in [(1, 0.0), (2, 0.0), (3, 1.0)]:  # index 2 ties index 1 and ranks after it
         assert sample(LM.recall_at_k_metric(k), doc, resp) == {f"recall@{k}": want}
         assert want == M.recall_at_k(logprobs, 2, k)
@@ -221,8 +221,8 @@ def test_string_metrics_match_scorekit():
     doc = Doc(query="q", choices=["the cat sat", "a dog"], gold_index=[0, 1], id="0", task_name="t|0")
     resp = ModelResponse(text=["  the cat sat down "])
     pred = "the cat sat down"
-    assert sample(LM.exact_match_metric(), doc, resp) == {"em": 0.0}
-    assert sample(LM.exact_match_metric("prefix"), doc, resp) == {"em_prefix": 1.0}
+    assert sample(LM.exact_match_metric(), doc, resp) == {"exact_match": 0.0}
+    assert sample(LM.exact_match_metric("prefix"), doc, resp) == {"exact_match_prefix": 1.0}
     assert sample(LM.bow_f1_metric(), doc, resp) == {"bow_f1": M.bow_f1(pred, ["the cat sat", "a dog"])}
     assert sample(LM.edit_similarity_metric(), doc, resp) == {
         "edit_similarity": max(M.edit_similarity(pred, g) for g in ["the cat sat", "a dog"])
@@ -230,7 +230,7 @@ def test_string_metrics_match_scorekit():
     src_doc = gen_doc(text="the cat sat on the mat today")
     got = sample(LM.extractiveness_metric(), src_doc, ModelResponse(text=["the cat sat today"]))
     want = M.extractiveness("the cat sat on the mat today", "the cat sat today")
-    assert got == {f"summarization_{k}": v for k, v in want.items()}
+    assert got == {f"extractiveness_{k}": v for k, v in want.items()}
 
 
 # ---------------------------------------------------------------- pickling

@@ -43,7 +43,7 @@ def rows_by_source(data_dir: Path) -> dict[tuple[str, str], list[dict]]:
 
 
 def lighteval_name(doc: dict) -> str:
-    from scorekit.lighteval.tasks import task_name
+    from scorekit.robustness.benchmarks import lighteval_task as task_name
 
     subset = "" if doc["benchmark"] == "mmlu_pro" else doc["category"]
     return task_name(doc["benchmark"], doc["family"], subset, int(doc["variant"]))

@@ -55,6 +55,7 @@ def _write_fixture(root: Path) -> Path:
           - metric: avg_at_k
           - metric: exact_match_prefix
           - metric: edit_similarity
+          - metric: consistency_rate
           - metric: !function scorekit.lm_eval.metrics.bow_f1
     """))
     (tasks / "sk_mc.yaml").write_text(textwrap.dedent(f"""\
@@ -65,6 +66,7 @@ def _write_fixture(root: Path) -> Path:
         doc_to_target: gold
         metric_list:
           - metric: acc
+          - metric: loglikelihood_accuracy
           - metric: normalized_mc_probability
           - metric: gold_probability
           - metric: mrr
@@ -101,7 +103,9 @@ def test_names_do_not_clash_with_builtins_and_models_stay_visible():
     """)
     out = json.loads(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
     assert out["clash"] == [] and out["heavy"] == []
-    assert {"g_pass_at_k", "normalized_mc_probability", "pass_at_k", "mrr"} <= set(out["ours"])
+    from scorekit.metric_specs import SPECS
+
+    assert out["ours"] == sorted(s.name for s in SPECS)  # every spec'd metric, consistency_rate included
     assert out["metrics_kept"] and out["aggs_kept"]
     assert out["models"] == ["DummyLM", "HFLM"]
 
@@ -112,6 +116,16 @@ def test_importing_scorekit_first_keeps_builtin_metrics():
             "assert get_metric('acc') and get_metric('g_pass_at_k') and get_aggregation('mean');"
             "assert get_model('dummy').__name__ == 'DummyLM'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_consistency_rate_is_registered_with_its_aggregation():
+    code = ("import scorekit.lm_eval; from lm_eval.api import registry as r;"
+            "fn = r.get_metric('consistency_rate'); agg = r.get_metric_aggregation('consistency_rate');"
+            "assert fn.__module__ == 'scorekit.lm_eval.metrics' and r.is_higher_better('consistency_rate');"
+            "assert agg is r.get_aggregation('consistency_rate');"
+            "print(agg([fn(references=[None], predictions=[['A', 'A', 'B']]), fn(references=[None], predictions=[['C', ' C ']])]))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert float(out) == pytest.approx((1 + 1) / (3 + 1))
 
 
 def test_registration_is_idempotent():
@@ -146,16 +160,18 @@ def test_in_process_run_with_scripted_lm(fixture_tasks):
 
     gen = {k.split(",")[0]: v for k, v in res["sk_gen"].items() if k.endswith(",all")}
     # per doc (n=4): c = 2, 4, 1 (the lowercase filter turns "LOL" into "lol")
-    assert gen["pass_at_k"] == pytest.approx((2 / 4 + 1 + 1 / 4) / 3)
-    assert gen["g_pass_at_k@2_tau0"] == pytest.approx(((1 - 1 / 6) + 1 + (1 - 3 / 6)) / 3)
-    assert gen["g_pass_at_k@2_tau1"] == pytest.approx((1 / 6 + 1 + 0) / 3)
-    assert gen["mg_pass_at_k"] == pytest.approx((0 + 1 + 0) / 3)  # k=4: P[X>=3] + P[X>=4], times 2/4
-    assert gen["maj_at_k"] == pytest.approx((1 + 1 + 0) / 3)
-    assert gen["avg_at_k"] == pytest.approx((0.5 + 1 + 0.25) / 3)
+    assert gen["pass@1"] == pytest.approx((2 / 4 + 1 + 1 / 4) / 3)
+    assert gen["g-pass@2_0.0"] == pytest.approx(((1 - 1 / 6) + 1 + (1 - 3 / 6)) / 3)
+    assert gen["g-pass@2_1.0"] == pytest.approx((1 / 6 + 1 + 0) / 3)
+    assert gen["mg-pass@4"] == pytest.approx((0 + 1 + 0) / 3)  # k=4: P[X>=3] + P[X>=4], times 2/4
+    assert gen["maj@4"] == pytest.approx((1 + 1 + 0) / 3)
+    assert gen["avg@4"] == pytest.approx((0.5 + 1 + 0.25) / 3)
     assert gen["exact_match_prefix"] == pytest.approx((0.5 + 1 + 0.25) / 3)
     # "x"/"7" vs "2": 0; "no" vs "lol": Lev 2 over length 3 -> 1/3
     assert gen["edit_similarity"] == pytest.approx((0.5 + 1 + (1 + 3 * (1 / 3)) / 4) / 3)
     assert gen["bow_f1"] == pytest.approx((0.5 + 1 + 0.25) / 3)
+    # agreeing pairs of the 4 samples: 1 ("2", "2"), 6, 3 ("no" x3) of 6 each, pooled
+    assert gen["consistency_rate"] == pytest.approx(10 / 18)
 
     mc = {k.split(",")[0]: v for k, v in res["sk_mc"].items() if k.endswith(",none")}
     p1 = math.exp(-1) / (math.exp(-2) + math.exp(-1) + math.exp(-3))
@@ -164,10 +180,11 @@ def test_in_process_run_with_scripted_lm(fixture_tasks):
     assert mc["normalized_mc_probability"] == pytest.approx((p1 + p2 + p3) / 3, rel=1e-12)
     assert mc["gold_probability"] == pytest.approx((math.exp(-1) + 0 + math.exp(-5)) / 3, rel=1e-12)
     assert mc["acc"] == pytest.approx(2 / 3)
+    assert mc["loglikelihood_accuracy"] == mc["acc"]
     # ranks of the gold: 1, 1 (tie with choice 1, earlier wins), 3
     assert mc["mrr"] == pytest.approx((1 + 1 + 1 / 3) / 3)
-    assert mc["recall_at_k@1"] == pytest.approx(2 / 3)
-    assert mc["recall_at_k@2"] == pytest.approx(2 / 3)
+    assert mc["recall@1"] == pytest.approx(2 / 3)
+    assert mc["recall@2"] == pytest.approx(2 / 3)
     assert len([c for c in lm.calls if c["type"] == "generate_until"]) == 12
     assert [c["repeat"] for c in lm.calls if c["type"] == "generate_until"][:4] == [0, 1, 2, 3]
 
@@ -183,11 +200,11 @@ def test_plain_lm_eval_cli_with_dummy_model(fixture_tasks, tmp_path):
     res = json.loads(results_file.read_text())["results"]
     gen = res["sk_gen"]
     # the dummy model answers "lol" every time: only the third doc is right, all 4 samples
-    assert gen["pass_at_k,all"] == pytest.approx(1 / 3)
-    assert gen["g_pass_at_k@2_tau1,all"] == pytest.approx(1 / 3)
-    assert gen["mg_pass_at_k,all"] == pytest.approx(1 / 3)
-    assert gen["maj_at_k,all"] == pytest.approx(1 / 3)
+    assert gen["pass@1,all"] == pytest.approx(1 / 3)
+    assert gen["g-pass@2_1.0,all"] == pytest.approx(1 / 3)
+    assert gen["mg-pass@4,all"] == pytest.approx(1 / 3)
+    assert gen["maj@4,all"] == pytest.approx(1 / 3)
     assert gen["edit_similarity,all"] == pytest.approx((0 + 0 + 1) / 3)
     mc = res["sk_mc"]
-    for key in ("normalized_mc_probability,none", "gold_probability,none", "mrr,none", "recall_at_k@2,none"):
+    for key in ("normalized_mc_probability,none", "gold_probability,none", "mrr,none", "recall@2,none"):
         assert 0 < mc[key] <= 1

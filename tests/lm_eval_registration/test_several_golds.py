@@ -72,12 +72,12 @@ def _run(folder: Path) -> dict:
 def test_scorekit_task_counts_a_sample_correct_when_it_matches_any_gold(tmp_path):
     r = _run(_tasks(tmp_path, with_class=True))
     # pass@2 = 1 - C(n-c, 2) / C(n, 2): 1 - 3/6 and 1 - 1/6
-    assert r["pass_at_k"] == pytest.approx((0.5 + 5 / 6) / 2)
-    assert r["avg_at_k"] == pytest.approx((0.25 + 0.5) / 2)
+    assert r["pass@2"] == pytest.approx((0.5 + 5 / 6) / 2)
+    assert r["avg@4"] == pytest.approx((0.25 + 0.5) / 2)
     # majority: "4" wins q1 (all tie at 1, earliest first); q2 "no" (2) beats "four" and "4" (1 each)
-    assert r["maj_at_k"] == pytest.approx(0.5)
-    assert r["g_pass_at_k@1_tau0.5"] == pytest.approx((0.25 + 0.5) / 2)  # G-Pass@1 = c / n
-    assert r["g_pass_at_k@2_tau0.5"] == pytest.approx((0.5 + 5 / 6) / 2)  # at least 1 of 2 right
+    assert r["maj@4"] == pytest.approx(0.5)
+    assert r["g-pass@1_0.5"] == pytest.approx((0.25 + 0.5) / 2)  # G-Pass@1 = c / n
+    assert r["g-pass@2_0.5"] == pytest.approx((0.5 + 5 / 6) / 2)  # at least 1 of 2 right
     # bag-of-words F1 per sample against the best gold: q1 1, 0, 0, 0; q2 1, 1, 0, 0
     assert r["bow_f1"] == pytest.approx((0.25 + 0.5) / 2)
 

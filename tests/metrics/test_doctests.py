@@ -18,3 +18,10 @@ def test_docstring_examples(name):
     if name.rsplit(".", 1)[1] in ("consistency", "math_answers", "logprob", "sampling"):
         assert result.attempted > 0
 
+
+
+@pytest.mark.parametrize("name", scorekit.metrics.__all__)
+def test_every_public_function_has_an_example(name):
+    import inspect
+
+    assert ">>> " in (inspect.getdoc(getattr(scorekit.metrics, name)) or ""), name

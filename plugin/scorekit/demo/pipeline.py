@@ -15,27 +15,19 @@ from typing import Any, Callable
 from scorekit.demo.local_tasks import write_local_tasks
 from scorekit.demo.model import ModelChoice
 from scorekit.errors import ScorekitError
+from scorekit.robustness.benchmarks import BENCHMARKS
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
-# Leaf task -> bundled data file. MMLU-Pro and AGIEval get all three SCORE tests; MATH has no
-# options, so no option-order test. AGIEval's aqua-rat has five options, sat-math four.
+# Leaf task -> bundled data file (``<benchmark>[_<subset>].jsonl``). MMLU-Pro and AGIEval get all
+# three SCORE tests; MATH has no options, so no option-order test. AGIEval's aqua-rat has five
+# options, sat-math four.
+_DEMO_SUBSETS: dict[str, tuple[str, ...]] = {
+    "mmlu_pro": ("",), "agieval": ("aqua_rat", "sat_math"), "math": ("algebra", "prealgebra", "number_theory"),
+}
 DEMO_TASKS: dict[str, str] = {
-    "score_prompt_robustness_mmlu_pro": "mmlu_pro.jsonl",
-    "score_option_order_robustness_mmlu_pro": "mmlu_pro.jsonl",
-    "score_non_greedy_robustness_mmlu_pro": "mmlu_pro.jsonl",
-    "prompt_robustness_agieval_aqua_rat": "agieval_aqua_rat.jsonl",
-    "option_order_robustness_agieval_aqua_rat": "agieval_aqua_rat.jsonl",
-    "non_greedy_robustness_agieval_aqua_rat": "agieval_aqua_rat.jsonl",
-    "prompt_robustness_agieval_sat_math": "agieval_sat_math.jsonl",
-    "option_order_robustness_agieval_sat_math": "agieval_sat_math.jsonl",
-    "non_greedy_robustness_agieval_sat_math": "agieval_sat_math.jsonl",
-    "prompt_robustness_math_algebra": "math_algebra.jsonl",
-    "non_greedy_robustness_math_algebra": "math_algebra.jsonl",
-    "prompt_robustness_math_prealgebra": "math_prealgebra.jsonl",
-    "non_greedy_robustness_math_prealgebra": "math_prealgebra.jsonl",
-    "prompt_robustness_math_num_theory": "math_number_theory.jsonl",
-    "non_greedy_robustness_math_num_theory": "math_number_theory.jsonl",
+    BENCHMARKS[b].lm_eval_task(family, subset): f"{BENCHMARKS[b].local_name(subset)}.jsonl"
+    for b, subsets in _DEMO_SUBSETS.items() for subset in subsets for family in BENCHMARKS[b].families
 }
 
 

@@ -22,6 +22,10 @@ name they were built with (``pass@4``, and ``pass@1`` too when the task has both
 scorekit's ``pass@k``, ``avg@k``, ``maj@k`` and ``recall@k`` metrics are read from their
 computation's current parameters instead: after ``@k=2`` they are ``pass@2``, ``avg@2``, ...
 
+Names: value names (columns) and ``higher_is_better`` come from :mod:`scorekit.metric_specs`, the
+one specification both harnesses follow (``pass@4``, ``recall@2``, ``gold_probability``,
+``exact_match_prefix``...); :data:`FACTORIES` maps each spec name to its factory here.
+
 Factories return a fresh ``Metric`` each call; put them in ``LightevalTaskConfig.metrics``.
 Sample-level metrics aggregate with ``np.mean`` (lighteval then reports a standard error);
 corpus-level ones return a dict of values (the consistency rate with a confidence interval over
@@ -48,6 +52,7 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit import metrics as M
 from scorekit.lighteval.sampling import sample_when_asked
+from scorekit.metric_specs import column, spec, tau_label
 
 __all__ = [
     "NamedSampleLevelMetric",
@@ -60,19 +65,17 @@ __all__ = [
     "pass_at_k_metric",
     "GPassAtK",
     "g_pass_at_k_metric",
+    "mg_pass_at_k_metric",
     "AvgAtK",
     "avg_at_k_metric",
     "MajAtK",
     "maj_at_k_metric",
-    "NormalizedMCProbability",
+    "LogprobValue",
     "normalized_mc_probability_metric",
-    "GoldProbability",
     "gold_probability_metric",
-    "LoglikelihoodAccuracy",
     "loglikelihood_accuracy_metric",
     "RecallAtK",
     "recall_at_k_metric",
-    "ReciprocalRank",
     "mrr_metric",
     "StringMetric",
     "exact_match_metric",
@@ -81,6 +84,7 @@ __all__ = [
     "Extractiveness",
     "extractiveness_metric",
     "tau_label",
+    "FACTORIES",
 ]
 
 sample_when_asked()  # sampling metrics get samples whatever the model's generation defaults
@@ -228,7 +232,7 @@ def consistency_rate_metric(
     """Consistency rate of a task's answers, grouped by question (see :class:`ConsistencyPreparator`)."""
     return CorpusLevelMetricGrouping(
         metric_name=[name],
-        higher_is_better={name: True},
+        higher_is_better={name: spec("consistency_rate").higher_is_better},
         category=SamplingMethod.GENERATIVE,
         sample_level_fn=ConsistencyPreparator(name, group_field, extract),
         corpus_level_fn={name: ConsistencyRateCorpus(name, pooled=pooled, confidence=confidence, equal=equal)},
@@ -280,13 +284,16 @@ class _Sampled(SamplingMetric, SampleLevelComputation):
         return f"{type(self).__name__}(n={self.n}, needed={self._needed}, scorer={self.scorer!r})"
 
 
-class PassAtK(_Sampled):
-    """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises.
-    ``metric_name`` = ``{prefix_}pass@{k}`` for the current k."""
+class _OneK(_Sampled):
+    """Base of the metrics with one ``k``: ``metric_name`` is the column of spec ``spec_name``
+    for the current k, with ``prefix_`` in front (``pass@2`` after lighteval's ``@k=2``).
+    ``first_k``: the metric reads exactly the first k generations (n follows k)."""
 
-    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
-                 prefix: str | None = None):
-        super().__init__(n, scorer, k)
+    spec_name = ""
+    first_k = False
+
+    def __init__(self, k: int, n: int | None, scorer: Callable[[Doc, str], float] | None, prefix: str | None):
+        super().__init__(k if self.first_k else n, scorer, k)
         self.k = k
         self.prefix = prefix
 
@@ -297,18 +304,30 @@ class PassAtK(_Sampled):
     @k.setter
     def k(self, value: int) -> None:
         self._k = self._needed = value
+        if self.first_k:
+            self.n = value
 
     @property
     def metric_name(self) -> str:
-        return _prefixed(self.prefix, f"pass@{self.k}")
+        return _prefixed(self.prefix, column(self.spec_name, k=self.k))
+
+
+class PassAtK(_OneK):
+    """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises."""
+
+    spec_name = "pass_at_k"
+
+    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
+                 prefix: str | None = None):
+        super().__init__(k, n, scorer, prefix)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         n, c = self._correct(doc, model_response)
         return float(M.pass_at_k(n, c, self.k))
 
 
-def _named(fn: SampleLevelComputation, category: SamplingMethod = SamplingMethod.GENERATIVE) -> NamedSampleLevelMetric:
-    return NamedSampleLevelMetric(metric_name=fn.metric_name, higher_is_better=True, category=category,
+def _named(name: str, fn: SampleLevelComputation, category: SamplingMethod = SamplingMethod.GENERATIVE) -> NamedSampleLevelMetric:
+    return NamedSampleLevelMetric(metric_name=fn.metric_name, higher_is_better=spec(name).higher_is_better, category=category,
                                   sample_level_fn=fn, corpus_level_fn=np.mean)
 
 
@@ -316,12 +335,7 @@ def pass_at_k_metric(k: int, n: int | None = None, *, scorer: Callable[[Doc, str
                      prefix: str | None = None) -> NamedSampleLevelMetric:
     """``{prefix_}pass@{k}`` averaged over docs. Refuses k > n (at construction when n is given,
     else on the first doc with fewer than k generations)."""
-    return _named(PassAtK(k, n, scorer, prefix))
-
-
-def tau_label(tau: float) -> str:
-    """Threshold as written in metric names: ``str(float(tau))`` (0.0, 0.25, 0.5, 1.0), as lighteval."""
-    return str(float(tau))
+    return _named("pass_at_k", PassAtK(k, n, scorer, prefix))
 
 
 def _prefixed(prefix: str | None, name: str) -> str:
@@ -364,8 +378,8 @@ class GPassAtK(_Sampled):
     def metric_names(self) -> list[str]:
         names = []
         for k in self._k:
-            names += [_prefixed(self.name_prefix, f"g-pass@{k}_{tau_label(t)}") for t in self.thresholds]
-            names.append(_prefixed(self.name_prefix, f"mg-pass@{k}"))
+            names += [_prefixed(self.name_prefix, column("g_pass_at_k", k=k, tau=tau_label(t))) for t in self.thresholds]
+            names.append(_prefixed(self.name_prefix, column("mg_pass_at_k", k=k)))
         return names
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, float]:
@@ -381,8 +395,8 @@ class GPassAtK(_Sampled):
             out: dict[str, float] = {}
             for k in self._k:
                 for t in self.thresholds:
-                    out[_prefixed(self.name_prefix, f"g-pass@{k}_{tau_label(t)}")] = float(M.g_pass_at_k(n, c, k, t))
-                out[_prefixed(self.name_prefix, f"mg-pass@{k}")] = float(M.mg_pass_at_k(n, c, k))
+                    out[_prefixed(self.name_prefix, column("g_pass_at_k", k=k, tau=tau_label(t)))] = float(M.g_pass_at_k(n, c, k, t))
+                out[_prefixed(self.name_prefix, column("mg_pass_at_k", k=k))] = float(M.mg_pass_at_k(n, c, k))
             cache[key] = out
         return cache[key]
 
@@ -395,44 +409,27 @@ def g_pass_at_k_metric(k: int | Sequence[int], n: int | None = None, *,
     names = fn.metric_names
     return SampleLevelMetricGrouping(
         metric_name=names,
-        higher_is_better=dict.fromkeys(names, True),
+        higher_is_better=dict.fromkeys(names, spec("g_pass_at_k").higher_is_better),
         category=SamplingMethod.GENERATIVE,
         sample_level_fn=fn,
         corpus_level_fn=np.mean,  # one callable: lighteval maps it onto the current metric_name list
     )
 
 
-class _FirstK(_Sampled):
-    """Base of avg@k / maj@k: the first k generations (n = k). ``metric_name`` =
-    ``{prefix_}{kind}@{k}`` for the current k."""
-
-    kind = ""
-
-    def __init__(self, k: int, scorer: Callable[[Doc, str], float] | None, prefix: str | None):
-        super().__init__(k, scorer, k)
-        self.k = k
-        self.prefix = prefix
-
-    @property
-    def k(self) -> int:
-        return self._k
-
-    @k.setter
-    def k(self, value: int) -> None:
-        self._k = self.n = self._needed = value
-
-    @property
-    def metric_name(self) -> str:
-        return _prefixed(self.prefix, f"{self.kind}@{self.k}")
+def mg_pass_at_k_metric(k: int | Sequence[int], n: int | None = None, *, prefix: str | None = None,
+                        scorer: Callable[[Doc, str], float] | None = None) -> SampleLevelMetricGrouping:
+    """mG-Pass@k alone (:func:`g_pass_at_k_metric` without thresholds), averaged over docs."""
+    return g_pass_at_k_metric(k, n, thresholds=(), prefix=prefix, scorer=scorer)
 
 
-class AvgAtK(_FirstK):
+class AvgAtK(_OneK):
     """avg@k: :func:`scorekit.metrics.avg_at_k` of the first k generations' scores."""
 
-    kind = "avg"
+    spec_name = "avg_at_k"
+    first_k = True
 
     def __init__(self, k: int, scorer: Callable[[Doc, str], float] | None = None, prefix: str | None = None):
-        super().__init__(k, scorer, prefix)
+        super().__init__(k, k, scorer, prefix)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         texts = self._texts(doc, model_response)
@@ -442,20 +439,21 @@ class AvgAtK(_FirstK):
 def avg_at_k_metric(k: int, *, scorer: Callable[[Doc, str], float] | None = None,
                     prefix: str | None = None) -> NamedSampleLevelMetric:
     """``{prefix_}avg@{k}``: mean correctness of the first k generations, averaged over docs."""
-    return _named(AvgAtK(k, scorer, prefix))
+    return _named("avg_at_k", AvgAtK(k, scorer, prefix))
 
 
-class MajAtK(_FirstK):
+class MajAtK(_OneK):
     """maj@k: :func:`scorekit.metrics.maj_at_k` of the first k extracted answers against the gold.
 
     ``extract(doc, text)`` gives the answer (None = unparsed, never voted for); the gold is
     ``extract(doc, gold text)``. Ties go to the answer seen first.
     """
 
-    kind = "maj"
+    spec_name = "maj_at_k"
+    first_k = True
 
     def __init__(self, k: int, extract: Callable[[Doc, str], Any] | None = None, prefix: str | None = None):
-        super().__init__(k, None, prefix)
+        super().__init__(k, k, None, prefix)
         self.extract = extract if extract is not None else StrippedText()
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
@@ -469,7 +467,7 @@ class MajAtK(_FirstK):
 def maj_at_k_metric(k: int, *, extract: Callable[[Doc, str], Any] | None = None,
                     prefix: str | None = None) -> NamedSampleLevelMetric:
     """``{prefix_}maj@{k}``: majority vote of k generations is correct, averaged over docs."""
-    return _named(MajAtK(k, extract, prefix))
+    return _named("maj_at_k", MajAtK(k, extract, prefix))
 
 
 # --------------------------------------------------------------------------------------------
@@ -504,45 +502,43 @@ def _suffix(normalization: LogProbNormalization | None) -> str:
     return f"_{normalization.name}" if normalization is not None else ""
 
 
-def _logprob_metric(name: str, fn: SampleLevelComputation, normalization: LogProbNormalization | None) -> SampleLevelMetric:
-    return SampleLevelMetric(metric_name=name + _suffix(normalization), higher_is_better=True,
-                             category=SamplingMethod.LOGPROBS, sample_level_fn=fn, corpus_level_fn=np.mean)
+def _logprob_metric(name: str, normalization: LogProbNormalization | None) -> SampleLevelMetric:
+    return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
+                             category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
+                             corpus_level_fn=np.mean)
 
 
-class NormalizedMCProbability(_LogprobMetric):
-    """max_g exp(l_g - logsumexp(l)): :func:`scorekit.metrics.normalized_mc_probability` (no underflow)."""
+class LogprobValue(_LogprobMetric):
+    """The value of spec ``name``'s :mod:`scorekit.metrics` function (``fn(logprobs, gold)``) for
+    one doc: ``normalized_mc_probability`` (max_g exp(l_g) / sum_j exp(l_j), no underflow),
+    ``gold_probability`` (max_g exp(l_g)), ``loglikelihood_accuracy`` (1[argmax l in golds], the
+    first maximal choice wins ties), ``mrr`` (1 / rank of the best gold, ties by choice order)."""
+
+    def __init__(self, name: str, normalization: LogProbNormalization | None = None):
+        super().__init__(normalization)
+        self.name = name
+        self.fn = getattr(M, spec(name).function)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.normalized_mc_probability(*self._inputs(doc, model_response))
+        return self.fn(*self._inputs(doc, model_response))
+
+    def __str__(self) -> str:
+        return f"LogprobValue({self.name!r}, normalization={self.normalization})"
 
 
 def normalized_mc_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``normalized_mc_prob`` (lighteval's name), computed without underflow."""
-    return _logprob_metric("normalized_mc_prob", NormalizedMCProbability(normalization), normalization)
-
-
-class GoldProbability(_LogprobMetric):
-    """max_g exp(l_g): :func:`scorekit.metrics.gold_probability`."""
-
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.gold_probability(*self._inputs(doc, model_response))
+    """``normalized_mc_probability``, computed without underflow (lighteval's own is ``normalized_mc_prob``)."""
+    return _logprob_metric("normalized_mc_probability", normalization)
 
 
 def gold_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``prob``: unnormalized probability of the best gold choice."""
-    return _logprob_metric("prob", GoldProbability(normalization), normalization)
-
-
-class LoglikelihoodAccuracy(_LogprobMetric):
-    """1[argmax l in golds], first maximal choice wins ties: :func:`scorekit.metrics.loglikelihood_accuracy`."""
-
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.loglikelihood_accuracy(*self._inputs(doc, model_response))
+    """``gold_probability``: unnormalized probability of the best gold choice."""
+    return _logprob_metric("gold_probability", normalization)
 
 
 def loglikelihood_accuracy_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``acc`` (suffixed with the normalization name, as lighteval)."""
-    return _logprob_metric("acc", LoglikelihoodAccuracy(normalization), normalization)
+    """``loglikelihood_accuracy`` (suffixed with the normalization name, as lighteval)."""
+    return _logprob_metric("loglikelihood_accuracy", normalization)
 
 
 class RecallAtK(_LogprobMetric):
@@ -557,7 +553,7 @@ class RecallAtK(_LogprobMetric):
 
     @property
     def metric_name(self) -> str:
-        return f"recall@{self.k}" + _suffix(self.normalization)
+        return column("recall_at_k", k=self.k) + _suffix(self.normalization)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         return M.recall_at_k(*self._inputs(doc, model_response), self.k)
@@ -565,19 +561,12 @@ class RecallAtK(_LogprobMetric):
 
 def recall_at_k_metric(k: int, normalization: LogProbNormalization | None = None) -> NamedSampleLevelMetric:
     """``recall@{k}``."""
-    return _named(RecallAtK(k, normalization), SamplingMethod.LOGPROBS)
-
-
-class ReciprocalRank(_LogprobMetric):
-    """1 / rank of the best gold, ties broken by choice order: :func:`scorekit.metrics.reciprocal_rank`."""
-
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return M.reciprocal_rank(*self._inputs(doc, model_response))
+    return _named("recall_at_k", RecallAtK(k, normalization), SamplingMethod.LOGPROBS)
 
 
 def mrr_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
     """``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks the gold lower)."""
-    return _logprob_metric("mrr", ReciprocalRank(normalization), normalization)
+    return _logprob_metric("mrr", normalization)
 
 
 # --------------------------------------------------------------------------------------------
@@ -622,8 +611,8 @@ def _string_metric(name: str, fn: SampleLevelComputation) -> SampleLevelMetric:
 
 def exact_match_metric(mode: str = "full", *, normalize: Callable[[str], str] | None = None, strip: bool = True,
                        name: str | None = None) -> SampleLevelMetric:
-    """``em`` / ``em_prefix`` / ``em_suffix`` (or ``name``)."""
-    return _string_metric(name or ("em" if mode == "full" else f"em_{mode}"),
+    """``exact_match`` / ``exact_match_prefix`` / ``exact_match_suffix`` (or ``name``)."""
+    return _string_metric(name or ("exact_match" if mode == "full" else column(f"exact_match_{mode}")),
                           StringMetric("exact_match", strip, mode=mode, normalize=normalize))
 
 
@@ -641,25 +630,49 @@ def edit_similarity_metric(*, normalize: Callable[[str], str] | None = None, str
 class Extractiveness(SampleLevelComputation):
     """coverage / density / compression of the generation against ``doc.specific[source_field]``."""
 
-    def __init__(self, source_field: str = "text", prefix: str = "summarization"):
+    def __init__(self, source_field: str = "text", prefix: str | None = None):
         self.source_field, self.prefix = source_field, prefix
+
+    def _name(self, part: str) -> str:
+        return f"{self.prefix}_{part}" if self.prefix else column("extractiveness", part=part)
 
     @property
     def metric_names(self) -> list[str]:
-        return [f"{self.prefix}_{k}" for k in ("coverage", "density", "compression")]
+        return [self._name(k) for k in ("coverage", "density", "compression")]
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, float]:
         specific = doc.specific or {}
         if self.source_field not in specific:
             raise ValueError(f"{_where(doc)}: doc.specific has no {self.source_field!r} (the source text)")
         values = M.extractiveness(specific[self.source_field], model_response.final_text[0])
-        return {f"{self.prefix}_{k}": v for k, v in values.items()}
+        return {self._name(k): v for k, v in values.items()}
 
 
-def extractiveness_metric(source_field: str = "text", prefix: str = "summarization") -> SampleLevelMetricGrouping:
+def extractiveness_metric(source_field: str = "text", prefix: str | None = None) -> SampleLevelMetricGrouping:
     """Extractiveness (Grusky et al. 2018) of the first generation against a source in ``doc.specific``."""
     fn = Extractiveness(source_field, prefix)
     names = fn.metric_names
     return SampleLevelMetricGrouping(metric_name=names, higher_is_better=dict.fromkeys(names, True),
                                      category=SamplingMethod.GENERATIVE, sample_level_fn=fn,
                                      corpus_level_fn=dict.fromkeys(names, np.mean))
+
+
+# Spec name (scorekit.metric_specs) -> the factory that builds it here.
+FACTORIES: dict[str, Callable[..., Any]] = {
+    "pass_at_k": pass_at_k_metric,
+    "g_pass_at_k": g_pass_at_k_metric,
+    "mg_pass_at_k": mg_pass_at_k_metric,
+    "avg_at_k": avg_at_k_metric,
+    "maj_at_k": maj_at_k_metric,
+    "exact_match_prefix": lambda **kw: exact_match_metric("prefix", **kw),
+    "exact_match_suffix": lambda **kw: exact_match_metric("suffix", **kw),
+    "bow_f1": bow_f1_metric,
+    "edit_similarity": edit_similarity_metric,
+    "extractiveness": extractiveness_metric,
+    "normalized_mc_probability": normalized_mc_probability_metric,
+    "gold_probability": gold_probability_metric,
+    "loglikelihood_accuracy": loglikelihood_accuracy_metric,
+    "recall_at_k": recall_at_k_metric,
+    "mrr": mrr_metric,
+    "consistency_rate": consistency_rate_metric,
+}

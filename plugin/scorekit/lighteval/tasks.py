@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import logging
 import os
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,37 +66,22 @@ from lighteval.tasks.lighteval_task import LightevalTaskConfig
 from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit.lighteval.sampling import sample_when_asked
-from scorekit.robustness.analysis import summarize
+from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
+from scorekit.robustness.benchmarks import BENCHMARKS, lighteval_task, parse_lighteval_task
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
 from scorekit.robustness.records import Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
-from scorekit.robustness.templates import N_PROMPT_TEMPLATES, math_answer_corrections
-from scorekit.robustness import variants as _variants
-from scorekit.robustness.variants import (
-    DOC_FIELDS,
-    N_SAMPLES,
-    agieval_question,
-    expand,
-    math_question,
-    mmlu_pro_question,
-)
+from scorekit.robustness.templates import N_PROMPT_TEMPLATES
+from scorekit.robustness.variants import DOC_FIELDS, N_SAMPLES, expand, question_from_row
 
 logger = logging.getLogger(__name__)
 sample_when_asked()  # the non-greedy tasks' 5 samples, whatever the model's generation defaults
 
-__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "ScoreTask", "build_tasks", "score_tasks", "task_name", "parse_task_name"]
+__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "ScoreTask", "build_tasks", "score_tasks", "parse_task_name"]
 
 DATA_DIR_ENV = "SCOREKIT_SCORE_DATA_DIR"
 GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
-LETTERS = string.ascii_uppercase
 GENERATION_SIZE = 1024  # SCORE's max_gen_toks
-MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
-FAMILIES = _variants.BENCHMARK_FAMILIES
-# subset -> number of options (AGIEval) / hub config names (MATH); subsets from scorekit.robustness.variants
-AGIEVAL_OPTIONS = {"aqua_rat": 5, "logiqa_en": 4, "lsat_ar": 5, "lsat_lr": 5, "lsat_rc": 5, "sat_en": 4, "sat_math": 4}
-assert set(AGIEVAL_OPTIONS) == set(_variants.AGIEVAL_SUBSETS)
-MATH_SUBJECTS = tuple(_variants.MATH_SUBJECTS)
-MMLU_PRO_OPTIONS = 10
 SCORE_DOC_KEY = "score"  # doc.specific[SCORE_DOC_KEY] holds the expanded document (DOC_FIELDS)
 
 
@@ -112,75 +96,35 @@ class ScoreTask:
 
     @property
     def name(self) -> str:
-        return task_name(self.benchmark, self.family, self.subset, self.variant)
+        return lighteval_task(self.benchmark, self.family, self.subset, self.variant)
 
     @property
     def hub(self) -> tuple[str, str]:
         """(hf_repo, hf_subset) of the real dataset."""
-        if self.benchmark == "mmlu_pro":
-            return "TIGER-Lab/MMLU-Pro", "default"
-        if self.benchmark == "agieval":
-            return f"hails/agieval-{self.subset.replace('_', '-')}", "default"
-        return "EleutherAI/hendrycks_math", self.subset
+        return BENCHMARKS[self.benchmark].dataset(self.subset)
 
     @property
     def local_folder(self) -> str:
-        return self.benchmark + (f"_{self.subset}" if self.subset else "")
-
-
-def task_name(benchmark: str, family: str, subset: str = "", variant: int = 0) -> str:
-    """``score_<family>_robustness_<benchmark>[:<subset>][:template_<v>|:position_<L>]``."""
-    parts = [f"score_{family}_robustness_{benchmark}"]
-    if subset:
-        parts.append(subset)
-    if family == "prompt":
-        parts.append(f"template_{variant}")
-    elif family == "option_order":
-        parts.append(f"position_{LETTERS[variant]}")
-    return ":".join(parts)
+        return BENCHMARKS[self.benchmark].local_name(self.subset)
 
 
 def parse_task_name(name: str) -> ScoreTask | None:
-    """Inverse of :func:`task_name` (a trailing ``|<fewshots>`` is ignored); None if not ours."""
-    parts = name.split("|")[0].split(":")
-    head = parts[0]
-    for benchmark, families in FAMILIES.items():
-        for family in families:
-            if head != f"score_{family}_robustness_{benchmark}":
-                continue
-            rest = parts[1:]
-            subset = ""
-            if benchmark != "mmlu_pro":
-                if not rest:
-                    return None
-                subset, rest = rest[0], rest[1:]
-                if subset not in (AGIEVAL_OPTIONS if benchmark == "agieval" else MATH_SUBJECTS):
-                    return None
-            if family == "non_greedy":
-                return ScoreTask(benchmark, family, subset, 0) if not rest else None
-            if len(rest) != 1:
-                return None
-            label = rest[0]
-            if family == "prompt" and label.startswith("template_") and label[9:].isdigit():
-                v = int(label[9:])
-                return ScoreTask(benchmark, family, subset, v) if v < N_PROMPT_TEMPLATES else None
-            if family == "option_order" and label.startswith("position_") and len(label) == 10 and label[9] in LETTERS:
-                return ScoreTask(benchmark, family, subset, LETTERS.index(label[9]))
-            return None
-    return None
+    """The task of a lighteval SCORE task name (a trailing ``|<fewshots>`` is ignored); None if
+    not ours (:func:`scorekit.robustness.benchmarks.parse_lighteval_task`)."""
+    parsed = parse_lighteval_task(name)
+    return None if parsed is None else ScoreTask(*parsed)
 
 
 def score_tasks() -> list[ScoreTask]:
     """Every SCORE variant task, in a stable order."""
     out = []
-    for benchmark, families in FAMILIES.items():
-        subsets = {"mmlu_pro": [""], "agieval": list(AGIEVAL_OPTIONS), "math": list(MATH_SUBJECTS)}[benchmark]
-        for family in families:
-            for subset in subsets:
+    for benchmark, bench in BENCHMARKS.items():
+        for family in bench.families:
+            for subset in bench.subset_keys:
                 if family == "prompt":
                     n = N_PROMPT_TEMPLATES
                 elif family == "option_order":
-                    n = MMLU_PRO_OPTIONS if benchmark == "mmlu_pro" else AGIEVAL_OPTIONS[subset]
+                    n = bench.n_options(subset)
                 else:
                     n = 1
                 out.extend(ScoreTask(benchmark, family, subset, v) for v in range(n))
@@ -213,18 +157,11 @@ class ScorePrompt:
         self.task = task
         self.__name__ = f"score_prompt_{task.benchmark}_{task.family}"  # lighteval prints it
 
-    def _question(self, row: Mapping[str, Any], index: int):
-        t = self.task
-        where = f"{t.local_folder} row {index}"
-        if t.benchmark == "mmlu_pro":
-            return mmlu_pro_question(row, where)
-        if t.benchmark == "agieval":
-            return agieval_question(row, index, t.subset, where)
-        return math_question(row, index, t.subset, math_answer_corrections(), where)
-
     def __call__(self, line: dict, task_name: str) -> Doc | None:
         row = {k: v for k, v in line.items() if not k.startswith("__")}
-        cols = expand([self._question(row, int(line["__index"]))], self.task.family)
+        t, index = self.task, int(line["__index"])
+        question = question_from_row(row, t.benchmark, t.subset, index, where=f"{t.local_folder} row {index}")
+        cols = expand([question], t.family)
         if self.task.variant >= len(cols["variant"]):
             return None
         fields = {k: _plain(cols[k][self.task.variant]) for k in DOC_FIELDS}
@@ -293,22 +230,15 @@ def _records(items: list[dict], where: str) -> list[Record]:
 
 class VariantAccuracy(CorpusLevelComputation):
     """Accuracy of one variant task: mean of ``correct`` (micro) or, ``macro``, the mean over
-    categories of each category's accuracy (the definition of ``N_macro_accuracy`` in
-    :mod:`scorekit.robustness.analysis`), plus ``unparsed_rate``."""
+    categories of each category's accuracy, plus ``unparsed_rate``
+    (:func:`scorekit.robustness.analysis.accuracy`, the definition of ``N_macro_accuracy``)."""
 
     def __init__(self, name: str, macro: bool):
         self.name, self.macro = name, macro
 
     def compute_corpus(self, items: list[dict]) -> dict[str, float]:
         recs = _records(items, "SCORE variant task")
-        correct = np.fromiter((r.correct for r in recs), dtype=np.float64, count=len(recs))
-        if self.macro:
-            _, cat = np.unique(np.array([r.category for r in recs], dtype=object), return_inverse=True)
-            acc = float(np.mean(np.bincount(cat, weights=correct) / np.bincount(cat)))
-        else:
-            acc = float(correct.mean())
-        unparsed = float(np.mean([r.answer is None for r in recs]))
-        return {self.name: acc, "unparsed_rate": unparsed}
+        return {self.name: accuracy(recs, macro=self.macro), "unparsed_rate": unparsed_rate(recs)}
 
     def __str__(self) -> str:
         return f"VariantAccuracy(name={self.name!r}, macro={self.macro})"
@@ -324,7 +254,7 @@ class FamilyMetrics(CorpusLevelComputation):
 
     def compute_corpus(self, items: list[dict]) -> dict[str, float]:
         recs = _records(items, f"SCORE {self.benchmark} task")
-        metrics = summarize(recs, macro=MACRO[self.benchmark], equal=equal_for(self.benchmark)).metrics()
+        metrics = summarize(recs, macro=BENCHMARKS[self.benchmark].macro, equal=equal_for(self.benchmark)).metrics()
         flags = [item["identical"] for item in items if item["identical"] is not None]
         metrics["identical_sample_rate"] = rate = identical_share(flags)
         note = identical_sample_note(rate, len(flags))
@@ -338,14 +268,14 @@ class FamilyMetrics(CorpusLevelComputation):
 
 def score_metric(task: ScoreTask) -> CorpusLevelMetricGrouping:
     """The one lighteval metric of a SCORE task (see the module docstring for its outputs)."""
-    macro = MACRO[task.benchmark]
+    bench = BENCHMARKS[task.benchmark]
     if task.family == "non_greedy":
-        key = "non_greedy_" + ("macro_accuracy" if macro else "accuracy")
+        key = "non_greedy_" + bench.accuracy_name
         fn: CorpusLevelComputation = FamilyMetrics(task.benchmark)
         samples = N_SAMPLES
     else:
-        key = "macro_accuracy" if macro else "accuracy"
-        fn = VariantAccuracy(key, macro)
+        key = bench.accuracy_name
+        fn = VariantAccuracy(key, bench.macro)
         samples = 1
     return CorpusLevelMetricGrouping(
         metric_name=[key],

@@ -1,8 +1,13 @@
 """scorekit metrics in the shape lm-eval calls them: ``fn(references=[gold], predictions=[result], **kw)``.
 
+Which metrics exist, their names, aggregations and columns: :mod:`scorekit.metric_specs` (one
+function here per spec, named as the spec; ``tests/test_metric_specs.py`` checks it).
+
 ``kw`` are the extra keys of the task's ``metric_list`` entry (``k``, ``tau``, ``ignore_case``...);
 an unknown key raises ``TypeError``. Each function returns the per-question value (lm-eval
-averages them with the ``mean`` aggregation), or a dict of them when ``k``/``tau`` is a list.
+averages them with the ``mean`` aggregation). Metrics with parameters ``k`` / ``tau`` return
+``{column: value}`` with the spec's column names (``pass@4``, ``g-pass@4_0.5``, ``recall@2``),
+one per value when a list is given, so the columns are the same as lighteval's.
 
 generate_until: ``result`` is one string, or a list of strings when the task keeps all
 ``repeats`` (a ``filter_list`` without ``take_first``, e.g. only a ``regex`` filter). Samples
@@ -28,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scorekit import metrics as M
+from scorekit.metric_specs import SPECS, column, spec, tau_label
 
 __all__ = [
     "pass_at_k",
@@ -43,8 +49,14 @@ __all__ = [
     "gold_probability",
     "recall_at_k",
     "mrr",
+    "loglikelihood_accuracy",
+    "extractiveness",
+    "consistency_rate",
+    "consistency_rate_aggregation",
+    "METRICS",
     "GENERATE_METRICS",
     "MULTIPLE_CHOICE_METRICS",
+    "AGGREGATIONS",
 ]
 
 
@@ -98,14 +110,8 @@ def _one_call_per_doc(fn: Callable[..., Any]) -> Callable[..., Any]:
     return checked
 
 
-def _listed(value: Any) -> tuple[list[Any], bool]:
-    if isinstance(value, (list, tuple)):
-        return list(value), True
-    return [value], False
-
-
-def _tau_key(tau: Any) -> str:
-    return f"{float(tau):g}"
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 @_one_call_per_doc
@@ -113,9 +119,7 @@ def pass_at_k(references, predictions, k: int | list[int] = 1, ignore_case: bool
     """Per question pass@k from its n samples (n = number of kept repeats, c = correct ones)."""
     gold, result = _one(references, predictions)
     scores = _correct(gold, result, ignore_case)
-    ks, many = _listed(k)
-    vals = {f"pass_at_k@{kk}": M.pass_at_k(len(scores), sum(scores), kk) for kk in ks}
-    return vals if many else vals[f"pass_at_k@{ks[0]}"]
+    return {column("pass_at_k", k=kk): M.pass_at_k(len(scores), sum(scores), kk) for kk in _listed(k)}
 
 
 @_one_call_per_doc
@@ -123,12 +127,8 @@ def g_pass_at_k(references, predictions, k: int | list[int] | None = None, tau: 
     """Per question G-Pass@k_tau; k defaults to the number of samples n."""
     gold, result = _one(references, predictions)
     scores = _correct(gold, result, ignore_case)
-    ks, many_k = _listed(len(scores) if k is None else k)
-    taus, many_t = _listed(tau)
-    vals = {
-        f"g_pass_at_k@{kk}_tau{_tau_key(t)}": M.g_pass_at_k(len(scores), sum(scores), kk, float(t)) for kk in ks for t in taus
-    }
-    return vals if (many_k or many_t) else next(iter(vals.values()))
+    return {column("g_pass_at_k", k=kk, tau=tau_label(t)): M.g_pass_at_k(len(scores), sum(scores), kk, float(t))
+            for kk in _listed(len(scores) if k is None else k) for t in _listed(tau)}
 
 
 @_one_call_per_doc
@@ -136,9 +136,8 @@ def mg_pass_at_k(references, predictions, k: int | list[int] | None = None, igno
     """Per question mG-Pass@k; k defaults to the number of samples n."""
     gold, result = _one(references, predictions)
     scores = _correct(gold, result, ignore_case)
-    ks, many = _listed(len(scores) if k is None else k)
-    vals = {f"mg_pass_at_k@{kk}": M.mg_pass_at_k(len(scores), sum(scores), kk) for kk in ks}
-    return vals if many else next(iter(vals.values()))
+    return {column("mg_pass_at_k", k=kk): M.mg_pass_at_k(len(scores), sum(scores), kk)
+            for kk in _listed(len(scores) if k is None else k)}
 
 
 @_one_call_per_doc
@@ -146,9 +145,7 @@ def avg_at_k(references, predictions, k: int | list[int] | None = None, ignore_c
     """Per question mean correctness of the first k samples (k defaults to all)."""
     gold, result = _one(references, predictions)
     scores = _correct(gold, result, ignore_case)
-    ks, many = _listed(len(scores) if k is None else k)
-    vals = {f"avg_at_k@{kk}": M.avg_at_k(scores, kk) for kk in ks}
-    return vals if many else next(iter(vals.values()))
+    return {column("avg_at_k", k=kk): M.avg_at_k(scores, kk) for kk in _listed(len(scores) if k is None else k)}
 
 
 @_one_call_per_doc
@@ -156,11 +153,10 @@ def maj_at_k(references, predictions, k: int | list[int] | None = None, ignore_c
     """Per question: 1 if the most frequent of the first k samples (earliest wins ties) is the gold."""
     gold, result = _one(references, predictions)
     answers = [_canon(p, ignore_case) or None for p in _samples(result)]  # empty answer = unparsed
-    ks, many = _listed(len(answers) if k is None else k)
     # the vote does not depend on the gold: the winner is correct if it equals any gold
     golds = [_canon(g, ignore_case) for g in _golds(gold)]
-    vals = {f"maj_at_k@{kk}": max(M.maj_at_k(answers, g, kk) for g in golds) for kk in ks}
-    return vals if many else next(iter(vals.values()))
+    return {column("maj_at_k", k=kk): max(M.maj_at_k(answers, g, kk) for g in golds)
+            for kk in _listed(len(answers) if k is None else k)}
 
 
 def _string_metric(fn: Callable[[str, str], float]) -> Callable[..., float]:
@@ -197,36 +193,60 @@ def edit_similarity(references, predictions, ignore_case: bool = False) -> float
     return _string_metric(M.edit_similarity)(references, predictions, ignore_case)
 
 
-def normalized_mc_probability(references, predictions) -> float:
-    """max over gold choices of softmax(log-likelihoods) (multiple_choice, via ScorekitTask)."""
-    gold, lls = _one(references, predictions)
-    return M.normalized_mc_probability(lls, gold)
+def _from_logprobs(name: str) -> Callable[..., float]:
+    """lm-eval adapter of spec ``name``: its :mod:`scorekit.metrics` function of the choices'
+    log-likelihoods and the gold index (or indices), named ``name`` (the entry point's target)."""
+    fn = getattr(M, spec(name).function)
+
+    def metric(references, predictions) -> float:
+        gold, lls = _one(references, predictions)
+        return fn(lls, gold)
+
+    metric.__name__ = metric.__qualname__ = name
+    metric.__doc__ = f"{name} of one document: :func:`scorekit.metrics.{fn.__name__}` (multiple_choice, via ScorekitTask)."
+    return metric
 
 
-def gold_probability(references, predictions) -> float:
-    """max over gold choices of exp(log-likelihood) (multiple_choice, via ScorekitTask)."""
-    gold, lls = _one(references, predictions)
-    return M.gold_probability(lls, gold)
+# max over gold choices of softmax(log-likelihoods); of exp(log-likelihood); 1 if the most likely
+# choice is a gold (first maximal choice on ties, as lm-eval's ``acc``); reciprocal rank of the
+# best-ranked gold (ties: earlier choice first; its mean is MRR)
+normalized_mc_probability = _from_logprobs("normalized_mc_probability")
+gold_probability = _from_logprobs("gold_probability")
+loglikelihood_accuracy = _from_logprobs("loglikelihood_accuracy")
+mrr = _from_logprobs("mrr")
 
 
 def recall_at_k(references, predictions, k: int | list[int] = 1):
     """1 if a gold choice is among the k most likely choices (ties: earlier choice first)."""
     gold, lls = _one(references, predictions)
-    ks, many = _listed(k)
-    vals = {f"recall_at_k@{kk}": M.recall_at_k(lls, gold, kk) for kk in ks}
-    return vals if many else next(iter(vals.values()))
+    return {column("recall_at_k", k=kk): M.recall_at_k(lls, gold, kk) for kk in _listed(k)}
 
 
-def mrr(references, predictions) -> float:
-    """Reciprocal rank of the best-ranked gold choice (ties: earlier choice first); its mean is MRR."""
-    gold, lls = _one(references, predictions)
-    return M.reciprocal_rank(lls, gold)
+@_one_call_per_doc
+def extractiveness(references, predictions):
+    """Coverage, density and compression of the (first) generation against the source text, which
+    the task gives as its target (``doc_to_target``): ``extractiveness_coverage``, ..."""
+    source, result = _one(references, predictions)
+    summary = _samples(result)[0]
+    return {column("extractiveness", part=part): v for part, v in M.extractiveness(str(source), summary).items()}
 
 
-GENERATE_METRICS: dict[str, Callable[..., Any]] = {
-    fn.__name__: fn
-    for fn in (pass_at_k, g_pass_at_k, mg_pass_at_k, avg_at_k, maj_at_k, exact_match_prefix, exact_match_suffix, bow_f1, edit_similarity)
-}
-MULTIPLE_CHOICE_METRICS: dict[str, Callable[..., Any]] = {
-    fn.__name__: fn for fn in (normalized_mc_probability, gold_probability, recall_at_k, mrr)
-}
+def consistency_rate(references, predictions) -> list[Any]:
+    """The document's answers (its kept repeats, stripped; empty = unparsed, None) for the
+    ``consistency_rate`` aggregation, which pools them over documents
+    (:func:`scorekit.metrics.consistency_rate`: agreeing pairs over all pairs)."""
+    _, result = _one(references, predictions)
+    return [_canon(p, False) or None for p in _samples(result)]
+
+
+def consistency_rate_aggregation(items: list[list[Any]]) -> float:
+    """lm-eval aggregation ``consistency_rate``: CR over documents, each document's answers one group."""
+    return M.consistency_rate(items)
+
+
+# One function per spec, by name; scorekit.lm_eval.task picks them by what they score.
+METRICS: dict[str, Callable[..., Any]] = {s.name: globals()[s.name] for s in SPECS}
+GENERATE_METRICS: dict[str, Callable[..., Any]] = {s.name: METRICS[s.name] for s in SPECS if s.kind != "multiple_choice"}
+MULTIPLE_CHOICE_METRICS: dict[str, Callable[..., Any]] = {s.name: METRICS[s.name] for s in SPECS if s.kind == "multiple_choice"}
+# scorekit's aggregations by their lm-eval name (metric_specs.AGGREGATIONS)
+AGGREGATIONS: dict[str, Callable[..., float]] = {"consistency_rate": consistency_rate_aggregation}

@@ -1,9 +1,17 @@
-"""Register scorekit's metrics with lm-eval's registry on import (idempotent).
+"""Register scorekit's metrics and aggregations with lm-eval's registry on import (idempotent).
+
+What is registered is :mod:`scorekit.metric_specs`: every metric under its spec name, with its
+aggregation and ``higher_is_better``; scorekit's aggregations (``consistency_rate``) first.
 
 lm-eval fills its metric and aggregation registries lazily, and only while they are *empty*;
 so the built-in metrics are imported first, otherwise registering ours would hide them (the
 same trap as registering a model before ``lm_eval.models``). No model is registered here.
 A name lm-eval already uses for another object is left to lm-eval, with a warning.
+
+The same registration runs when lm-eval loads a metric through scorekit's ``lm_eval.metrics``
+entry points (lm-eval after PR #4014): importing the entry point's target imports this package.
+An entry point already in the registry as a placeholder is replaced by the function it names
+(lm-eval's placeholder upgrade), so the aggregation and ``higher_is_better`` are set either way.
 """
 
 from __future__ import annotations
@@ -13,28 +21,38 @@ import warnings
 import lm_eval.api.metrics  # noqa: F401  (fills the built-in metric/aggregation registries first)
 from lm_eval.api import registry as _reg
 
-from scorekit.lm_eval.metrics import GENERATE_METRICS, MULTIPLE_CHOICE_METRICS
+from scorekit.lm_eval.metrics import AGGREGATIONS, METRICS
+from scorekit.metric_specs import SPECS
 
 __all__ = ["REGISTERED", "register_all"]
 
 REGISTERED: dict[str, object] = {}
 
 
+def _register(kind: str, name: str, register, obj) -> bool:
+    try:
+        register(obj)
+    except ValueError:  # lm-eval holds another object under this name
+        warnings.warn(
+            f"scorekit: lm-eval already has {kind} named {name!r}; keeping lm-eval's"
+            + (f" (use `metric: !function scorekit.lm_eval.metrics.{name}` for scorekit's)" if kind == "a metric" else ""),
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return False
+    return True
+
+
 def register_all() -> dict[str, object]:
-    """Register every scorekit metric (aggregation ``mean``, higher is better); return them by name."""
-    for name, fn in {**GENERATE_METRICS, **MULTIPLE_CHOICE_METRICS}.items():
-        current = _reg.metric_registry.get(name, None)
-        if current is not None and current is not fn:
-            warnings.warn(
-                f"scorekit: lm-eval already has a metric named {name!r}; keeping lm-eval's "
-                f"(use `metric: !function scorekit.lm_eval.metrics.{name}` for scorekit's)",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            continue
-        if current is None:
-            _reg.register_metric(metric=name, higher_is_better=True, aggregation="mean")(fn)
-        REGISTERED[name] = fn
+    """Register every spec'd metric (and scorekit's aggregations); return the metrics registered by name."""
+    for name, fn in AGGREGATIONS.items():
+        _register("an aggregation", name, _reg.register_aggregation(name), fn)
+    for spec in SPECS:
+        fn = METRICS[spec.name]
+        decorate = _reg.register_metric(metric=spec.name, higher_is_better=spec.higher_is_better,
+                                        aggregation=spec.aggregation)
+        if _register("a metric", spec.name, decorate, fn):
+            REGISTERED[spec.name] = fn
     return REGISTERED
 
 

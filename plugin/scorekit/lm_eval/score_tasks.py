@@ -52,31 +52,15 @@ from typing import Any
 from lm_eval.api.samplers import ContextSampler
 
 from scorekit.lm_eval.task import ScorekitTask
-from scorekit.robustness.analysis import metric_names, summarize
+from scorekit.robustness.analysis import summarize
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
 from scorekit.robustness.records import records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
-from scorekit.robustness.variants import (
-    AGIEVAL_SUBSETS,
-    BENCHMARK_FAMILIES,
-    DOC_FIELDS,
-    MATH_SUBJECTS,
-    expand,
-    questions_from_rows,
-)
-
-MACRO: dict[str, bool] = {"mmlu_pro": True, "agieval": False, "math": False}
-MAX_OPTIONS: dict[str, int] = {"mmlu_pro": 10, "agieval": 5, "math": 0}
-# subset key -> lm-eval task suffix (MMLU-Pro: one task, no subset)
-SUBSETS: dict[str, dict[str, str]] = {"mmlu_pro": {"": ""}, "agieval": AGIEVAL_SUBSETS, "math": MATH_SUBJECTS}
+from scorekit.robustness.benchmarks import BENCHMARKS
+from scorekit.robustness.variants import expand, questions_from_rows
 
 __all__ = ["doc_to_text", "process_results", "task_metric_names", "process_docs_name", "aggregation_name",
-           "ScoreTask", "FewshotSampler", "FEWSHOT_SPLITS"]
-
-# Where few-shot examples come from: a split of questions other than the test questions
-# (upstream MMLU-Pro's validation split; MATH's training split). AGIEval's datasets hold only
-# test questions, so its tasks have none and refuse few-shot.
-FEWSHOT_SPLITS: dict[str, str | None] = {"mmlu_pro": "validation", "agieval": None, "math": "train"}
+           "ScoreTask", "FewshotSampler"]
 
 
 @lru_cache(maxsize=1)
@@ -231,8 +215,7 @@ IDENTICAL = "identical_sample_rate"
 
 def task_metric_names(benchmark: str, family: str) -> list[str]:
     """Metric names of one task (all positions a question of this benchmark can have)."""
-    n = MAX_OPTIONS[benchmark] if family == "option_order" else 10
-    names = metric_names(family, macro=MACRO[benchmark], n_variants=n)
+    names = BENCHMARKS[benchmark].metric_names(family)
     return names + [IDENTICAL] if family == "non_greedy" else names
 
 
@@ -242,7 +225,7 @@ def _doc_metric_names(benchmark: str, family: str, n_options: int) -> tuple[str,
     option order: the positions it has, so a position no question has gets no key at all)."""
     if family != "option_order":
         return tuple(task_metric_names(benchmark, family))
-    return tuple(metric_names(family, macro=MACRO[benchmark], n_variants=n_options))
+    return tuple(BENCHMARKS[benchmark].metric_names(family, n_options))
 
 
 def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
@@ -309,7 +292,7 @@ def _task_metrics(benchmark: str, items: list[Any], *, position: bool = False) -
             if entry.covers(benchmark, items):
                 return entry.metrics
     records = records_from_items(items, where=f"SCORE {benchmark} results")
-    metrics = summarize(records, macro=MACRO[benchmark], equal=equal_for(benchmark)).metrics()
+    metrics = summarize(records, macro=BENCHMARKS[benchmark].macro, equal=equal_for(benchmark)).metrics()
     _CACHE[key] = _Summary(benchmark, list(items), metrics)
     _CACHE.move_to_end(key)
     if len(_CACHE) > _CACHE_SIZE:
@@ -357,9 +340,9 @@ def _make_process_docs(benchmark: str, family: str, subset: str):
 
 def _register() -> None:
     g = globals()
-    for benchmark, families in BENCHMARK_FAMILIES.items():
-        for family in families:
-            for subset in SUBSETS[benchmark]:
+    for benchmark, bench in BENCHMARKS.items():
+        for family in bench.families:
+            for subset in bench.subset_keys:
                 fn = _make_process_docs(benchmark, family, subset)
                 g[fn.__name__] = fn
                 __all__.append(fn.__name__)

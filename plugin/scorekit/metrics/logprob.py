@@ -62,13 +62,21 @@ def normalized_mc_probability(logprobs: Any, gold: int | Collection[int]) -> flo
 
 
 def gold_probability(logprobs: Any, gold: int | Collection[int]) -> float:
-    """max_{g in G} exp(l_g): the unnormalized probability of the best gold continuation."""
+    """max_{g in G} exp(l_g): the unnormalized probability of the best gold continuation.
+
+    >>> gold_probability([-1.2, -0.4, -2.5], 1)  # exp(-0.4)
+    0.6703200460356393
+    """
     lp, golds = _inputs(logprobs, gold)
     return float(np.exp(lp[golds].max()))
 
 
 def gold_ranks(logprobs: Any, gold: int | Collection[int]) -> np.ndarray:
-    """1-based rank of each gold index (sorted): 1 + #{j : l_j > l_g} + #{j < g : l_j = l_g}."""
+    """1-based rank of each gold index (sorted): 1 + #{j : l_j > l_g} + #{j < g : l_j = l_g}.
+
+    >>> gold_ranks([-1.2, -0.4, -2.5], [0, 2])
+    array([2, 3])
+    """
     lp, golds = _inputs(logprobs, gold)
     lg = lp[golds][:, None]
     idx = np.arange(lp.size)[None, :]
@@ -76,7 +84,11 @@ def gold_ranks(logprobs: Any, gold: int | Collection[int]) -> np.ndarray:
 
 
 def loglikelihood_accuracy(logprobs: Any, gold: int | Collection[int]) -> float:
-    """1[argmax_i l_i in G], the first maximal choice winning ties (numpy.argmax)."""
+    """1[argmax_i l_i in G], the first maximal choice winning ties (numpy.argmax).
+
+    >>> loglikelihood_accuracy([-1.2, -0.4, -2.5], 1), loglikelihood_accuracy([-1.2, -0.4, -2.5], [0, 2])
+    (1.0, 0.0)
+    """
     return 1.0 if gold_ranks(logprobs, gold).min() == 1 else 0.0
 
 
@@ -84,6 +96,9 @@ def recall_at_k(logprobs: Any, gold: int | Collection[int], k: int) -> float:
     """1[G intersects the top-k choices], the top-k taken by l with ties broken by choice order.
 
     k >= number of choices gives 1. k < 1: ValueError. k = 1 equals loglikelihood_accuracy.
+
+    >>> recall_at_k([-1.2, -0.4, -2.5], 0, 1), recall_at_k([-1.2, -0.4, -2.5], 0, 2)
+    (0.0, 1.0)
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"k must be an int >= 1, got {k!r}")
@@ -94,5 +109,8 @@ def reciprocal_rank(logprobs: Any, gold: int | Collection[int]) -> float:
     """1 / r with r the 1-based rank of the best-ranked gold (ties broken by choice order).
 
     The mean of this over questions is MRR. (lighteval's MRR gives tied choices the best rank.)
+
+    >>> reciprocal_rank([-1.2, -0.4, -2.5], 2)
+    0.3333333333333333
     """
     return 1.0 / float(gold_ranks(logprobs, gold).min())

@@ -68,6 +68,11 @@ def pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
 
     ``n`` and ``c`` broadcast (ints or integer arrays); returns a float for scalars, else an array.
     Edge cases: 1 when n - c < k; 0 when c = 0. ValueError when k > n, c > n, or k < 1.
+
+    >>> pass_at_k(10, 3, 2)  # 10 samples, 3 correct
+    0.5333333333333333
+    >>> pass_at_k([5, 5], [0, 5], 1)
+    array([0., 1.])
     """
     k = _check_k(k)
     return _hypergeom_apply(n, c, k, lambda nn, cc: (math.comb(nn, k) - math.comb(nn - cc, k)) / math.comb(nn, k))
@@ -80,6 +85,11 @@ def g_pass_at_k(n: Any, c: Any, k: int, tau: float) -> float | np.ndarray:
     tau = 0 gives pass@k exactly; tau = 1 gives C(c, k) / C(n, k). ``tau * k`` is rounded to 9
     decimals before the ceiling (0.7 * 10 counts as 7). Broadcasting and errors as
     :func:`pass_at_k`; ValueError for tau outside [0, 1].
+
+    >>> g_pass_at_k(10, 3, 2, 1.0)  # both of 2 drawn samples correct: C(3,2)/C(10,2)
+    0.06666666666666667
+    >>> g_pass_at_k(10, 3, 2, 0.0) == pass_at_k(10, 3, 2)
+    True
     """
     k = _check_k(k)
     m = _threshold(k, float(tau))
@@ -92,6 +102,9 @@ def mg_pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
     A discrete form of the integral of G-Pass@k_tau over tau in [0.5, 1]. With every sample
     correct it equals 2 * (k - ceil(k/2)) / k: 1 for even k but 2/3 for k = 3 and 0.8 for k = 5.
     k = 1 gives 0 (the sum is empty). Broadcasting and errors as :func:`pass_at_k`.
+
+    >>> mg_pass_at_k(10, 8, 4)
+    0.6
     """
     k = _check_k(k)
     lo = math.ceil(k / 2) + 1
@@ -109,6 +122,11 @@ def avg_at_k(scores: Any, k: int | None = None) -> float | np.ndarray:
     ``scores`` has samples on the last axis (shape (n,) for one question, (Q, n) for Q questions;
     a float is returned for 1-D input, an array of Q values otherwise). k defaults to n.
     ValueError when k > n or k < 1, or when a score is NaN.
+
+    >>> avg_at_k([1, 0, 1, 1], 2)
+    0.5
+    >>> avg_at_k([[1, 0, 1, 1], [0, 0, 1, 1]])
+    array([0.75, 0.5 ])
     """
     arr = np.asarray(scores, dtype=np.float64)
     if arr.ndim == 0:

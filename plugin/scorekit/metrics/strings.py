@@ -55,6 +55,11 @@ def exact_match(
 
     nu is ``normalize`` (identity by default). An empty gold is a prefix/suffix of everything.
     Several golds: 1 if any matches.
+
+    >>> exact_match('Paris.', 'Paris', mode='prefix')
+    1.0
+    >>> exact_match(' Paris', ['paris', 'Lyon'], normalize=lambda s: s.strip().casefold())
+    1.0
     """
     if mode not in ("full", "prefix", "suffix"):
         raise ValueError(f"mode must be 'full', 'prefix' or 'suffix', got {mode!r}")
@@ -78,6 +83,9 @@ def bow_f1(
 
     T are token sets (``multiset=True``: token multisets, as SQuAD's F1). Edge cases: both
     token bags empty -> 1; exactly one empty or no overlap -> 0. Several golds: the maximum.
+
+    >>> bow_f1('the cat sat', 'the cat ran')  # 2 shared of 3 and 3 tokens
+    0.6666666666666666
     """
     tp = tokenize(_norm(prediction, normalize))
     best = 0.0
@@ -98,6 +106,9 @@ def levenshtein(a: Sequence[Any], b: Sequence[Any]) -> int:
 
     One numpy row per element of ``a``; insertions along a row come from a running minimum
     (cur[j] = j + min_{i<=j}(tmp[i] - i)), so there is no Python loop over pairs.
+
+    >>> levenshtein('kitten', 'sitting')
+    3
     """
     if len(a) < len(b):
         a, b = b, a
@@ -127,6 +138,9 @@ def edit_similarity(
 
     Both empty -> 1. A single gold only (a string, or a token list when ``tokenize`` is None
     and the inputs are already tokens).
+
+    >>> edit_similarity('kitten', 'sitting')  # 1 - 3/7
+    0.5714285714285714
     """
     if isinstance(prediction, str) or isinstance(gold, str):
         prediction, gold = _norm(prediction, normalize), _norm(gold, normalize)  # type: ignore[arg-type]
@@ -145,6 +159,9 @@ def extractive_fragments(source: Sequence[Any], summary: Sequence[Any]) -> list[
     token run summary[i:i+L] that occurs in source; if L > 0 it is recorded and i advances by
     L, else by 1. The longest run is exact over all source start positions (the reference
     implementation skips starts inside an earlier partial match and can miss the longest run).
+
+    >>> extractive_fragments('the cat sat on the mat'.split(), 'the cat lay on the mat'.split())
+    [2, 3]
     """
     src, summ = list(source), list(summary)
     if not src or not summ:
@@ -182,6 +199,9 @@ def extractiveness(
     coverage = sum_f |f| / |S|, density = sum_f |f|^2 / |S|, compression = |A| / |S|
     (A the source tokens, S the summary tokens). Density is the average length of the fragment
     each summary token belongs to. Empty summary: all three nan with a RuntimeWarning.
+
+    >>> extractiveness('the cat sat on the mat', 'the cat lay on the mat')
+    {'coverage': 0.8333333333333334, 'density': 2.1666666666666665, 'compression': 1.0}
     """
     src = tokenize(_norm(source, normalize))
     summ = tokenize(_norm(summary, normalize))

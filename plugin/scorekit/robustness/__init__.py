@@ -3,9 +3,9 @@
 SCORE (NVIDIA, NAACL 2025) asks whether a model's answer survives changes that should not
 matter: ten paraphrased prompts (``prompt``), the correct option moved to every position
 (``option_order``) and five sampled answers at temperature 0.7 (``non_greedy``). The harness
-adapters (``scorekit.lm_eval.score_tasks``, and later a lighteval one) only turn dataset rows
-into variants with :mod:`scorekit.robustness.variants`, parse answers with
-:mod:`scorekit.robustness.extract`, and hand :class:`~scorekit.robustness.records.Record` objects to
+adapters (``scorekit.lm_eval.score_tasks``, ``scorekit.lighteval.tasks``) read the benchmark
+table :mod:`scorekit.robustness.benchmarks`, turn dataset rows into variants with
+:mod:`scorekit.robustness.variants`, parse answers with :mod:`scorekit.robustness.extract`, and hand :class:`~scorekit.robustness.records.Record` objects to
 :mod:`scorekit.robustness.analysis`.
 
 Record schema (one per model answer; ``scorekit.robustness.records.Record``, a NamedTuple, so it is

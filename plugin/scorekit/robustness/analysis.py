@@ -40,7 +40,7 @@ import numpy as np
 from scorekit.errors import ScorekitError
 from scorekit.robustness.records import FAMILIES, Record, as_record
 
-__all__ = ["FamilySummary", "summarize", "metric_names", "spread_metric_names"]
+__all__ = ["FamilySummary", "summarize", "accuracy", "unparsed_rate", "metric_names", "spread_metric_names"]
 
 LETTERS = string.ascii_uppercase
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
@@ -156,6 +156,26 @@ def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> 
         return float(correct.mean())
     per_cat = _grouped_mean(correct, cat, n_cat)
     return float(np.nanmean(per_cat))
+
+
+def accuracy(records: Sequence[Record], *, macro: bool = False) -> float:
+    """Accuracy of ``records`` as they are (no completeness check): the mean of ``correct``, or
+    with ``macro`` the mean over categories of each category's mean; nan without records.
+
+    >>> from scorekit.robustness.records import Record
+    >>> recs = [Record("q1", "prompt", 0, 10, "law", 1, True), Record("q2", "prompt", 0, 10, "law", 0, False),
+    ...         Record("q3", "prompt", 0, 10, "math", 2, True)]
+    >>> accuracy(recs), accuracy(recs, macro=True)
+    (0.6666666666666666, 0.75)
+    """
+    cat_names, cat_idx = _factorize([r.category for r in records])
+    correct = np.fromiter((bool(r.correct) for r in records), dtype=np.float64, count=len(records))
+    return _accuracy(correct, cat_idx, len(cat_names), macro)
+
+
+def unparsed_rate(records: Sequence[Record]) -> float:
+    """Share of ``records`` whose answer is None; nan without records."""
+    return float(np.mean([r.answer is None for r in records])) if records else _NAN
 
 
 def summarize(

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekit.metrics.math_answers import math_equivalent
+from scorekit.robustness.benchmarks import get as get_benchmark
+from scorekit.robustness.benchmarks import is_robust
 from scorekit.robustness.extract import extract_choice, extract_math_answer
 from scorekit.robustness.records import Record
 from scorekit.robustness.templates import get_template
@@ -17,6 +19,7 @@ from scorekit.robustness.templates import get_template
 __all__ = ["prompt_for", "record_for", "equal_for", "original_index", "canonical_index"]
 
 _RENDER: dict[tuple[str, str, int], Any] = {}
+
 _RECORD = tuple.__new__  # Record(...) without the NamedTuple's Python-level __new__ (same object)
 
 
@@ -44,12 +47,12 @@ def canonical_index(doc: Mapping[str, Any], original: int) -> int:
 
 
 def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None = None) -> Record:
-    """Score one output. Multiple choice: the extracted display letter is mapped through
+    """Score one output. Multiple choice (the benchmark has options): the extracted display letter is mapped through
     ``option_map`` and ``canonical_map`` (empty = identity) to the canonical original option
-    (the answer's *content*); correct iff it is ``gold_canonical``. MATH: the extracted answer
+    (the answer's *content*); correct iff it is ``gold_canonical``. Free form (MATH): the extracted answer
     string; correct iff :func:`~scorekit.metrics.math_equivalent` to ``gold``. ``sample`` is the repeat index
     (non-greedy). A variant outside ``0..n_variants - 1`` raises ValueError."""
-    if doc["benchmark"] == "math":
+    if get_benchmark(doc["benchmark"]).options == 0:
         answer = extract_math_answer(output)
         correct = math_equivalent(answer, doc["gold"])
     else:
@@ -70,6 +73,9 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
 
 
 def equal_for(benchmark: str):
-    """Answer equality for CR: :func:`~scorekit.metrics.math_equivalent` for MATH, None (plain
-    ``==``) otherwise."""
-    return math_equivalent if benchmark == "math" else None
+    """Answer equality for CR: :func:`~scorekit.metrics.math_equivalent` for SCORE's free-form
+    answers (MATH), None (plain ``==``) for multiple choice and for tasks written by
+    ``scorekit robustify`` (their answers are already the wrapped task's filtered outputs)."""
+    if is_robust(benchmark):
+        return None
+    return math_equivalent if get_benchmark(benchmark).options == 0 else None

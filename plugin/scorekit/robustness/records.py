@@ -10,13 +10,6 @@ from scorekit.errors import ScorekitError
 FAMILIES: tuple[str, ...] = ("prompt", "option_order", "non_greedy")
 _FAMILY_SET = frozenset(FAMILIES)
 
-# What each family's ``variant`` counts (older scorekit docs carried it as ``variant_kind``).
-VARIANT_KINDS: dict[str, str] = {
-    "prompt": "prompt_template",
-    "option_order": "answer_position",
-    "non_greedy": "sample",
-}
-
 
 class Record(NamedTuple):
     """One model answer to one variant of one question (see :mod:`scorekit.robustness`)."""

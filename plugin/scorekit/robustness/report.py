@@ -27,6 +27,7 @@ JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
               "consistency_rate": float | null,       # null: undefined (no two parsed answers)
               "consistency_rate_ci": [low, high] | [null, null] | null,  # no interval / not logged
               "unparsed_rate": float | null, "identical_sample_rate": float | null,
+              "circular_accuracy": float | null, "prompt_sensitivity": float | null,
               "runs": [str], "sources": [str], "missing": [str], "notes": [str]}
 
 ``accuracy`` is the family's overall accuracy (all records; non-greedy: all samples of all
@@ -35,6 +36,13 @@ answer positions; for non-greedy over runs/samples). ``identical_sample_rate`` (
 only, else null) is the share of the family's questions whose samples were all the same raw
 text (:mod:`scorekit.robustness.identical`), recomputed from the logged generations (or read
 from results files that report it); a high rate comes with a note, as the CR is then inflated.
+
+Tasks written by ``scorekit robustify`` (docs/robustify.md) are reported beside SCORE's: their
+benchmark is ``robust_<task>``, accuracy is micro, ``circular_accuracy`` (option order: correct
+in every arrangement) and ``prompt_sensitivity`` (prompt family sampled N times per template:
+share of the variance between prompts) are set for them only (null elsewhere); a prompt family
+sampled N times also has ``identical_sample_rate`` (share of question-template pairs whose
+samples were the same text) and its ``variant_accuracy`` is per template.
 """
 
 from __future__ import annotations
@@ -51,20 +59,14 @@ import numpy as np
 
 from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.identical import identical_sample_note, identical_share
-from scorekit.robustness.readers import (
-    BENCHMARK_FAMILIES,
-    BENCHMARKS,
-    SUBSETS,
-    AggregateSet,
-    ReadResult,
-    SampleSet,
-)
+from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
+from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
+from scorekit.robustness.robustify import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report", "FORMATS"]
 
 FORMATS = ("table", "markdown", "csv", "json", "html")
 LETTERS = string.ascii_uppercase
-MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
 FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
 _NAN = float("nan")
 # What upstream's CR (lm_eval/tasks/score: utils.py, math/utils_math.py, non_greedy_summarizer.py)
@@ -108,6 +110,8 @@ class FamilyReport:
     consistency_rate_ci: tuple[float, float] | None = None
     unparsed_rate: float = _NAN
     identical_sample_rate: float = _NAN
+    circular_accuracy: float = _NAN
+    prompt_sensitivity: float = _NAN
     runs: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -140,7 +144,7 @@ def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
 
 
 def _subset_coverage(benchmark: str, subsets: set[str]) -> tuple[list[str], list[str]]:
-    known = list(SUBSETS[benchmark].values())
+    known = [s.key for s in BENCHMARKS[benchmark].subsets] if benchmark in BENCHMARKS else []
     return [s for s in known if s in subsets], [s for s in known if s not in subsets]
 
 
@@ -170,7 +174,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
     subsets, missing_subsets = _subset_coverage(benchmark, subsets_present)
     rep = FamilyReport(
         model=model, benchmark=benchmark, family=family, source="samples", layout="+".join(layouts),
-        tasks=sorted(by_task), subsets=subsets, missing_subsets=missing_subsets, macro=MACRO[benchmark],
+        tasks=sorted(by_task), subsets=subsets, missing_subsets=missing_subsets, macro=_macro(benchmark),
         runs=[run for s in chosen for run in s.runs] if family == "non_greedy" else [],
         sources=[p for s in chosen for p in s.sources], notes=notes,
     )
@@ -179,10 +183,11 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         return rep
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        summary = summarize(records, macro=MACRO[benchmark], equal=equal_for(benchmark), confidence=confidence)
+        summary = summarize(records, macro=_macro(benchmark), equal=equal_for(benchmark), confidence=confidence)
     for w in caught:
         if issubclass(w.category, RuntimeWarning):
-            rep.notes.append(str(w.message))
+            message = str(w.message)
+            rep.notes.append(message.removeprefix("SCORE ") if is_robust(benchmark) else message)
     rep.n_questions, rep.n_incomplete, rep.n_records = summary.n_questions, summary.n_incomplete, summary.n_records
     rep.variant_accuracy = {_variant_key(family, v): a for v, a in sorted(summary.variant_accuracy.items())}
     rep.accuracy = summary.accuracy
@@ -196,9 +201,31 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         flags = {q: f for s in chosen for q, f in s.identical.items() if q not in left_out}
         rep.identical_sample_rate = identical_share(flags.values())
         _note_identical(rep, len(flags))
+    if is_robust(benchmark):
+        _robust_extras(rep, records, chosen, confidence)
     if summary.n_incomplete:
         rep.missing.append(f"{summary.n_incomplete} question(s) lack some variants and are left out of every number")
     return rep
+
+
+def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], confidence: float) -> None:
+    """What only robustified tasks report (:func:`scorekit.robustness.robustify.robust_metrics`)."""
+    from scorekit.robustness.robustify import robust_metrics
+
+    samples = max((s.samples_per_variant for s in chosen), default=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # summarize's warnings are already in the notes
+        metrics = robust_metrics(records, rep.family, samples=samples, confidence=confidence)
+    rep.circular_accuracy = metrics.get("circular_accuracy", _NAN)
+    rep.prompt_sensitivity = metrics.get("prompt_sensitivity", _NAN)
+    if rep.family == "prompt" and samples > 1:
+        rep.variant_accuracy = {k.split("_")[0]: v for k, v in metrics.items() if k.split("_")[0].isdigit()}
+        rep.accuracy_min, rep.accuracy_max = metrics["accuracy_min"], metrics["accuracy_max"]
+        rep.accuracy_range, rep.accuracy_std = metrics["accuracy_range"], metrics["accuracy_std"]
+    if samples > 1 and rep.family == "prompt":
+        flags = {q: f for s in chosen for q, f in s.identical.items()}
+        rep.identical_sample_rate = identical_share(flags.values())
+        _note_identical(rep, len(flags))
 
 
 def _note_identical(rep: FamilyReport, n_questions: int | None) -> None:
@@ -244,8 +271,9 @@ def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, floa
 def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateSet]) -> FamilyReport:
     notes: list[str] = []
     missing: list[str] = []
-    macro = MACRO[benchmark]
-    acc_word = "macro_accuracy" if macro else "accuracy"
+    macro = _macro(benchmark)
+    robust = is_robust(benchmark)
+    acc_word = BENCHMARKS[benchmark].accuracy_name if benchmark in BENCHMARKS else "accuracy"
     runs: list[str] = []
     summarizer = [a for a in aggs if a.layout == "upstream-summarizer"]
     if family == "non_greedy" and summarizer:
@@ -281,7 +309,7 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
         metrics, used = _combine(aggs, notes)
         variant = {}
         if family == "prompt":
-            for i in range(10):
+            for i in range(max(10, len(metrics))):
                 v = _pick(metrics, f"{i}_{acc_word}", f"{i}_macro_accuracy", f"{i}_accuracy")
                 if not math.isnan(v):
                     variant[str(i)] = v
@@ -291,7 +319,9 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
                           f"per_option_accuracy_{letter}")
                 if not math.isnan(v):
                     variant[letter] = v
-        if family == "prompt":
+        if robust:
+            accuracy = _pick(metrics, "accuracy")
+        elif family == "prompt":
             accuracy = float(np.mean(list(variant.values()))) if variant else _NAN
         elif family == "non_greedy":
             accuracy = _pick(metrics, f"non_greedy_{acc_word}", "non_greedy_macro_accuracy", "non_greedy_accuracy")
@@ -320,8 +350,8 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
         missing.append("CR: not in the results files")
     if math.isnan(unparsed):
         missing.append("unparsed rate: not in the results files; needs the samples logs")
-    identical = _pick(metrics, "identical_sample_rate") if family == "non_greedy" else _NAN
-    if family == "non_greedy" and math.isnan(identical):
+    identical = _pick(metrics, "identical_sample_rate") if family == "non_greedy" or robust else _NAN
+    if family == "non_greedy" and math.isnan(identical) and not robust:
         missing.append("identical-sample rate: not in the results files (upstream's tasks and scorekit "
                        "before it do not report it); needs the samples logs")
     values = list(variant.values())
@@ -330,7 +360,9 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
         a_min = a_max = a_range = a_std = _NAN
     n_docs = sum(a.n_docs or 0 for a in used if not a.task.is_group) if not any(a.task.is_group for a in used) else None
     n_questions = None
-    if n_docs and family == "prompt":
+    if robust:
+        pass  # the number of variants per question is not in the results files
+    elif n_docs and family == "prompt":
         n_questions = n_docs // 10
     elif n_docs and family == "non_greedy" and all(a.layout == "scorekit" for a in used):
         n_questions = n_docs
@@ -344,10 +376,23 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
         accuracy_max=a_max, accuracy_range=a_range, accuracy_std=a_std, consistency_rate=cr,
         consistency_rate_ci=None if math.isnan(lo) or math.isnan(hi) else (lo, hi), unparsed_rate=unparsed,
         identical_sample_rate=identical, runs=runs, sources=sorted({a.source for a in used}), missing=missing,
-        notes=notes,
+        notes=notes, circular_accuracy=_pick(metrics, "circular_accuracy"),
+        prompt_sensitivity=_pick(metrics, "prompt_sensitivity"),
     )
     _note_identical(rep, n_questions)
     return rep
+
+
+def _order(benchmark: str, family: str) -> tuple[int, str, int]:
+    """SCORE's benchmarks first, in their order, then robustified tasks by name."""
+    if benchmark in BENCHMARKS:
+        return 0, f"{list(BENCHMARKS).index(benchmark):03d}", BENCHMARKS[benchmark].families.index(family)
+    return 1, benchmark, ROBUST_ORDER.index(family)
+
+
+def _macro(benchmark: str) -> bool:
+    """Macro-averaged over categories (MMLU-Pro); robustified tasks pool their questions."""
+    return benchmark in BENCHMARKS and BENCHMARKS[benchmark].macro
 
 
 # --- assembly --------------------------------------------------------------------------------
@@ -361,7 +406,7 @@ def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
         samples[(s.model, s.task.benchmark, s.task.family)].append(s)
     for a in read.aggregates:
         aggs[(a.model, a.task.benchmark, a.task.family)].append(a)
-    keys = sorted(set(samples) | set(aggs), key=lambda k: (k[0], BENCHMARKS.index(k[1]), BENCHMARK_FAMILIES[k[1]].index(k[2])))
+    keys = sorted(set(samples) | set(aggs), key=lambda k: (k[0], *_order(k[1], k[2])))
     models: dict[str, dict[str, list[FamilyReport]]] = {}
     for model, benchmark, family in keys:
         if (model, benchmark, family) in samples:
@@ -376,7 +421,7 @@ def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
     all_benchmarks = [b for b in BENCHMARKS if any(b in benches for benches in models.values())]
     missing_benchmarks = {m: [b for b in all_benchmarks if b not in benches] for m, benches in models.items()}
     missing_families = {
-        (m, b): [f for f in BENCHMARK_FAMILIES[b] if f not in {r.family for r in fams}]
+        (m, b): [f for f in (BENCHMARKS[b].families if b in BENCHMARKS else ()) if f not in {r.family for r in fams}]
         for m, benches in models.items() for b, fams in benches.items()
     }
     return Report(confidence, models, missing_benchmarks, missing_families, list(read.notes))
@@ -432,7 +477,8 @@ def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
                "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
     rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, f.accuracy_min,
              f.accuracy_max, f.accuracy_range, f.accuracy_std, f.consistency_rate, _ci_text(f.consistency_rate_ci),
-             f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" else None, _source(f)]
+             f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" or is_robust(f.benchmark) else None,
+             _source(f)]
             for f in report.families()]
     return columns, rows
 
@@ -442,11 +488,22 @@ def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any
     fams = [f for f in report.families() if f.family == family]
     if not fams:
         return None
-    keys = [str(i) for i in range(10)] if family == "prompt" else list(LETTERS[:10])
+    present = {k for f in fams for k in f.variant_accuracy}
+    keys = sorted(present, key=int) if family == "prompt" else sorted(present)
     used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
     head = [f"P{k}" for k in used] if family == "prompt" else used
     rows = [[f.model, f.benchmark, *[f.variant_accuracy.get(k) for k in used]] for f in fams]
     return ["Model", "Benchmark", *head], rows
+
+
+def robust_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
+    """Figures only robustified tasks have (circular accuracy, prompt sensitivity), or None."""
+    fams = [f for f in report.families() if is_robust(f.benchmark) and f.family != "non_greedy"]
+    if not fams:
+        return None
+    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.circular_accuracy if f.family == "option_order" else None,
+             f.prompt_sensitivity if f.family == "prompt" else None] for f in fams]
+    return ["Model", "Benchmark", "Family", "Circular accuracy", "Prompt sensitivity"], rows
 
 
 def notes_lines(report: Report) -> list[str]:
@@ -489,8 +546,12 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
         add("consistency_rate_ci_low", ci[0] if ci else None)
         add("consistency_rate_ci_high", ci[1] if ci else None)
         add("unparsed_rate", f.unparsed_rate)
-        if f.family == "non_greedy":
+        if f.family == "non_greedy" or (is_robust(f.benchmark) and not math.isnan(f.identical_sample_rate)):
             add("identical_sample_rate", f.identical_sample_rate)
+        if is_robust(f.benchmark) and f.family == "option_order":
+            add("circular_accuracy", f.circular_accuracy)
+        if is_robust(f.benchmark) and f.family == "prompt":
+            add("prompt_sensitivity", f.prompt_sensitivity)
     return columns, rows
 
 
@@ -515,6 +576,9 @@ def render_report(report: Report, fmt: str = "table") -> str:
         table = variant_table(report, family)
         if table:
             parts.append(render(table[0], table[1], fmt, title=title))
+    table = robust_table(report)
+    if table:
+        parts.append(render(table[0], table[1], fmt, title="Robustified tasks"))
     lines = notes_lines(report)  # notes hold model and file names: escaped for the format below
     if fmt == "html":
         return html_document("SCORE robustness", parts, notes=lines)

@@ -18,8 +18,6 @@ from pathlib import Path
 
 from scorekit.errors import ScorekitError
 
-# benchmark key used across scorekit -> folder under lm_eval/tasks/score/
-BENCHMARK_DIRS: dict[str, str] = {"mmlu_pro": "mmlu_pro", "agieval": "agi_eval", "math": "math"}
 FAMILY_KEYS: dict[str, str] = {
     "prompt": "prompt_robustness",
     "option_order": "option_order_robustness",
@@ -144,10 +142,11 @@ def upstream_score_dir() -> Path:
 
 
 def template_file(benchmark: str) -> Path:
-    """Path of the installed ``prompt_templates.json`` for ``benchmark`` (mmlu_pro, agieval, math)."""
-    if benchmark not in BENCHMARK_DIRS:
-        raise ValueError(f"unknown SCORE benchmark {benchmark!r}; expected one of {sorted(BENCHMARK_DIRS)}")
-    return upstream_score_dir() / BENCHMARK_DIRS[benchmark] / "prompt_templates.json"
+    """Path of the installed ``prompt_templates.json`` of ``benchmark`` (its ``template_dir`` in
+    :mod:`scorekit.robustness.benchmarks`)."""
+    from scorekit.robustness.benchmarks import get
+
+    return upstream_score_dir() / get(benchmark).template_dir / "prompt_templates.json"
 
 
 def _template(entry: object, path: Path, where: str, multiple_choice: bool) -> Template:
@@ -175,7 +174,9 @@ def load_templates(benchmark: str) -> dict[str, tuple[Template, ...]]:
         raise ScorekitError("SCORE prompt templates not found in the installed lm-eval", path=path) from None
     except json.JSONDecodeError as exc:
         raise ScorekitError(f"invalid JSON: {exc.msg}", path=path, where=f"line {exc.lineno} column {exc.colno}") from None
-    mc = benchmark != "math"
+    from scorekit.robustness.benchmarks import get
+
+    mc = get(benchmark).options > 0  # multiple choice: templates format the options
     out: dict[str, tuple[Template, ...]] = {}
     for family, key in FAMILY_KEYS.items():
         if key not in data:

@@ -22,37 +22,36 @@ gold_index (display index of the correct option; -1 for MATH), gold (correct con
 text or MATH answer), gold_canonical (canonical original index of the correct option; -1 for
 MATH), answer (the gold letter as displayed; MATH: gold). The identity maps are left empty
 because lm-eval reads every document back several times (see docs/score-tasks.md,
-"Performance"); :func:`scorekit.robustness.grading.record_for` reads both forms. What a family's
-``variant`` counts is :data:`scorekit.robustness.records.VARIANT_KINDS`.
+"Performance"); :func:`scorekit.robustness.grading.record_for` reads both forms. ``variant``
+counts prompt templates, answer positions or samples.
 
-Subset tables (:data:`AGIEVAL_SUBSETS`, :data:`MATH_SUBJECTS`): subset key as used in question
-ids and categories -> lm-eval task-name suffix; the lm-eval tasks, their YAML generator and the
-report readers all take them from here.
+Which benchmarks, subsets and dataset fields exist is :mod:`scorekit.robustness.benchmarks`;
+the row rule of each benchmark is :func:`question_from_row`.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
 from scorekit.robustness.records import FAMILIES
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = [
-    "AGIEVAL_SUBSETS",
-    "BENCHMARK_FAMILIES",
-    "MATH_SUBJECTS",
     "DOC_FIELDS",
     "N_SAMPLES",
     "Question",
     "mmlu_pro_question",
     "agieval_question",
     "math_question",
+    "question_from_row",
+    "ROW_RULES",
     "questions_from_rows",
     "swap_order",
     "expand",
@@ -64,26 +63,6 @@ DOC_FIELDS: tuple[str, ...] = (
     "question_id", "benchmark", "family", "variant", "n_variants", "category", "question",
     "options", "option_map", "canonical_map", "gold_index", "gold", "gold_canonical", "answer",
 )
-
-# Families each SCORE benchmark has (MATH has no options, so no option-order family).
-BENCHMARK_FAMILIES: dict[str, tuple[str, ...]] = {
-    "mmlu_pro": FAMILIES,
-    "agieval": FAMILIES,
-    "math": ("prompt", "non_greedy"),
-}
-# subset key (question ids, categories; AGIEval: hails/agieval-<key>, MATH: the dataset config)
-# -> lm-eval task-name suffix
-AGIEVAL_SUBSETS: dict[str, str] = {s: s for s in ("aqua_rat", "logiqa_en", "lsat_ar", "lsat_lr", "lsat_rc", "sat_en", "sat_math")}
-MATH_SUBJECTS: dict[str, str] = {
-    "algebra": "algebra",
-    "counting_and_probability": "counting_and_prob",
-    "geometry": "geometry",
-    "intermediate_algebra": "intermediate_algebra",
-    "number_theory": "num_theory",
-    "prealgebra": "prealgebra",
-    "precalculus": "precalc",
-}
-
 
 @dataclass(frozen=True)
 class Question:
@@ -148,25 +127,35 @@ def math_question(row: Mapping[str, Any], index: int, subject: str, corrections:
     return Question(f"{subject}/{index}", "math", subject, problem, (), -1, gold)
 
 
+def _math_row(row: Mapping[str, Any], index: int, subset: str, where: str) -> Question:
+    from scorekit.robustness.templates import math_answer_corrections
+
+    return math_question(row, index, subset, math_answer_corrections(), where)
+
+
+# Row rule of each benchmark: (row, row index, subset key, where) -> Question.
+ROW_RULES: dict[str, Callable[[Mapping[str, Any], int, str, str], Question]] = {
+    "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where),
+    "agieval": agieval_question,
+    "math": _math_row,
+}
+
+
+def question_from_row(row: Mapping[str, Any], benchmark: str, subset: str = "", index: int = 0, *,
+                      where: str = "dataset row") -> Question:
+    """One dataset row of ``benchmark`` as a :class:`Question`, by the benchmark's row rule
+    (:data:`ROW_RULES`; ``index``: the row number, part of AGIEval and MATH question ids). The row
+    must have the benchmark's ``fields`` (:mod:`scorekit.robustness.benchmarks`); a missing one
+    raises ScorekitError naming ``where``."""
+    for key in get_benchmark(benchmark).fields:
+        _need(row, key, where)
+    return ROW_RULES[benchmark](row, index, subset, where)
+
+
 def questions_from_rows(rows: Iterable[Mapping[str, Any]], benchmark: str, subset: str = "", *,
                         source: str = "dataset") -> list[Question]:
-    """Questions of a whole split; ``subset`` is the AGIEval subset / MATH subject key."""
-    if benchmark == "math":
-        from scorekit.robustness.templates import math_answer_corrections
-
-        corrections = math_answer_corrections()
-    out = []
-    for i, row in enumerate(rows):
-        where = f"{source} row {i}"
-        if benchmark == "mmlu_pro":
-            out.append(mmlu_pro_question(row, where))
-        elif benchmark == "agieval":
-            out.append(agieval_question(row, i, subset, where))
-        elif benchmark == "math":
-            out.append(math_question(row, i, subset, corrections, where))
-        else:
-            raise ValueError(f"unknown SCORE benchmark {benchmark!r}")
-    return out
+    """Questions of a whole split; ``subset`` is the subset key (AGIEval subset, MATH subject)."""
+    return [question_from_row(row, benchmark, subset, i, where=f"{source} row {i}") for i, row in enumerate(rows)]
 
 
 def swap_order(n_options: int, gold: int, position: int) -> list[int]:

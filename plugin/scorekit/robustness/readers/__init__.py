@@ -11,15 +11,14 @@ A reader turns the files one harness writes into two kinds of items, which
 
 Readers plug in through :data:`READERS`: each has a ``name``, ``claims(path)`` (is this file
 mine?) and ``read(paths, explicit)`` returning a :class:`ReadResult`. :func:`read_paths` walks
-the user's paths, hands every file to the first reader that claims it, and raises
-:class:`~scorekit.errors.ScorekitError` for an explicitly named file nobody claims. A lighteval
-details reader (parquet) adds itself to :data:`READERS` and yields the same items.
+the user's paths, hands every file to the first reader that claims it (the readers added to
+:data:`READERS` first, in order, then the built-in lighteval and lm-eval readers), and raises
+:class:`~scorekit.errors.ScorekitError` for an explicitly named file nobody claims.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,66 +26,21 @@ from typing import Protocol
 
 from scorekit.errors import ScorekitError
 from scorekit.io import missing_reason
+from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
 from scorekit.robustness.records import FAMILIES, Record
-from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
 __all__ = [
     "AggregateSet",
-    "BENCHMARKS",
     "FAMILIES",
     "ReadResult",
     "Reader",
     "SampleSet",
     "TaskName",
     "classify_task",
+    "is_robust",
     "read_paths",
     "READERS",
 ]
-
-BENCHMARKS: tuple[str, ...] = ("mmlu_pro", "agieval", "math")
-
-# Subsets of the multi-task benchmarks: lm-eval task-name suffix -> subset key used in scorekit's
-# question ids and categories (MATH subjects by their dataset names); one table for the tasks and
-# the readers (scorekit.robustness.variants).
-SUBSETS: dict[str, dict[str, str]] = {
-    "mmlu_pro": {},
-    "agieval": {suffix: key for key, suffix in AGIEVAL_SUBSETS.items()},
-    "math": {suffix: key for key, suffix in MATH_SUBJECTS.items()},
-}
-
-_TASK = re.compile(
-    r"^(?:score_)?(?P<family>prompt|option_order|non_greedy)_robustness_(?P<benchmark>mmlu_pro|agieval|math)"
-    r"(?:_(?P<subset>[a-z_]+))?$"
-)
-
-
-@dataclass(frozen=True)
-class TaskName:
-    """A SCORE task or group name taken apart. ``subset`` is None for MMLU-Pro and for the
-    AGIEval/MATH group names (``score_prompt_robustness_agieval``); ``is_group`` marks those."""
-
-    name: str
-    benchmark: str
-    family: str
-    subset: str | None
-    is_group: bool
-
-
-def classify_task(name: str) -> TaskName | None:
-    """Benchmark, family and subset of a SCORE task name (upstream and scorekit use the same
-    names), or None for any other task. Unknown AGIEval/MATH suffixes are not SCORE tasks."""
-    m = _TASK.match(name)
-    if m is None:
-        return None
-    benchmark, family, suffix = m["benchmark"], m["family"], m["subset"]
-    if family not in BENCHMARK_FAMILIES[benchmark]:
-        return None
-    if benchmark == "mmlu_pro":
-        return None if suffix else TaskName(name, benchmark, family, None, False)
-    if suffix is None:
-        return TaskName(name, benchmark, family, None, True)
-    subset = SUBSETS[benchmark].get(suffix)
-    return None if subset is None else TaskName(name, benchmark, family, subset, False)
 
 
 @dataclass
@@ -110,6 +64,7 @@ class SampleSet:
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
+    samples_per_variant: int = 1  # robustified prompt family: samples per template
 
 
 @dataclass
@@ -166,6 +121,8 @@ def _default_readers() -> list[Reader]:
     return [LightevalDetailsReader(), LmEvalLogsReader()]
 
 
+# Readers added by users (``READERS.append(MyReader())``); asked before the built-in ones, which
+# are always asked too.
 READERS: list[Reader] = []
 
 
@@ -208,7 +165,7 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
     """
     if not paths:
         raise ScorekitError("no input: give one or more result/samples files or folders")
-    readers = list(readers) if readers is not None else (READERS or _default_readers())
+    readers = list(readers) if readers is not None else [*READERS, *_default_readers()]
     files, explicit = discover(paths)
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
     unclaimed = 0

@@ -30,16 +30,15 @@ from pathlib import Path
 from scorekit.errors import ScorekitError, one_line
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
-from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
+from scorekit.robustness.benchmarks import get, parse_lighteval_task
+from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName
 from scorekit.robustness.records import Record
-from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
-__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_task", "lm_eval_task_name"]
+__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "lm_eval_task_name"]
 
 _TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
 
 
@@ -49,41 +48,9 @@ def parse_details_name(name: str) -> tuple[str, int, str] | None:
     return None if m is None else (m["task"], int(m["fewshot"]), m["time"])
 
 
-def parse_task(name: str) -> tuple[str, str, str, int] | None:
-    """(benchmark, family, subset, variant) of a scorekit lighteval SCORE task name, else None.
-
-    Mirrors :func:`scorekit.lighteval.tasks.parse_task_name` without importing lighteval.
-    """
-    parts = name.split("|")[0].split(":")
-    m = re.fullmatch(r"score_(prompt|option_order|non_greedy)_robustness_(mmlu_pro|agieval|math)", parts[0])
-    if m is None:
-        return None
-    family, benchmark = m.groups()
-    if family not in BENCHMARK_FAMILIES[benchmark]:
-        return None
-    rest, subset = parts[1:], ""
-    if benchmark != "mmlu_pro":
-        if not rest or rest[0] not in (AGIEVAL_SUBSETS if benchmark == "agieval" else MATH_SUBJECTS):
-            return None
-        subset, rest = rest[0], rest[1:]
-    if family == "non_greedy":
-        return (benchmark, family, subset, 0) if not rest else None
-    if len(rest) != 1:
-        return None
-    label = rest[0]
-    if family == "prompt" and re.fullmatch(r"template_\d", label):
-        return benchmark, family, subset, int(label[9:])
-    if family == "option_order" and re.fullmatch(r"position_[A-Z]", label):
-        return benchmark, family, subset, _LETTERS.index(label[9])
-    return None
-
-
 def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
     """The lm-eval task a lighteval variant task belongs to (``score_prompt_robustness_agieval_aqua_rat``)."""
-    suffix = "" if not subset else "_" + (MATH_SUBJECTS[subset] if benchmark == "math" else subset)
-    task = classify_task(f"score_{family}_robustness_{benchmark}{suffix}")
-    assert task is not None and not task.is_group, (benchmark, family, subset)
-    return task
+    return TaskName(get(benchmark).lm_eval_task(family, subset), benchmark, family, subset or None, False)
 
 
 def _model_and_time(path: Path) -> tuple[str, str]:
@@ -159,7 +126,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     time = m["time"] if m else ""
     merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
     for key, values in results.items():
-        parsed = parse_task(key)
+        parsed = parse_lighteval_task(key)
         if parsed is None or not isinstance(values, dict):
             continue
         benchmark, family, subset, variant = parsed
@@ -204,7 +171,7 @@ class LightevalDetailsReader:
                 out.aggregates.extend(_read_results(p, p in explicit))
                 continue
             task, _fewshot, time = parse_details_name(p.name)  # type: ignore[misc]
-            if parse_task(task) is None:
+            if parse_lighteval_task(task) is None:
                 if p in explicit:
                     raise ScorekitError(f"not a scorekit SCORE task (task {task!r})", path=p)
                 other += 1
@@ -222,7 +189,7 @@ class LightevalDetailsReader:
 
         sets: dict[tuple[str, str], SampleSet] = {}
         for (model, task), (time, p) in sorted(newest.items()):
-            benchmark, family, subset, _variant = parse_task(task)  # type: ignore[misc]
+            benchmark, family, subset, _variant = parse_lighteval_task(task)  # type: ignore[misc]
             tname = lm_eval_task_name(benchmark, family, subset)
             records, foreign, identical = _records_from_table(p)
             s = sets.get((model, tname.name))
@@ -241,9 +208,4 @@ class LightevalDetailsReader:
                                f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
         out.samples.extend(sets.values())
         return out
-
-
-def reader() -> LightevalDetailsReader:
-    """The reader instance to add to :data:`scorekit.robustness.readers.READERS` (needs pyarrow only)."""
-    return LightevalDetailsReader()
 

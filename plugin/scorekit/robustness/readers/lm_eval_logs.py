@@ -42,7 +42,7 @@ from typing import Any
 from scorekit.errors import ScorekitError
 from scorekit.io import loads_json
 from scorekit.robustness.identical import samples_identical
-from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
+from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
@@ -201,6 +201,7 @@ class _SamplesFile:
     unmappable: str | None = None  # why the records could not be computed
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
     texts: dict[str, int] = field(default_factory=dict)  # non-greedy, upstream runs: question -> hash(raw text)
+    samples_per_variant: int = 1  # robustify layout, prompt family
 
 
 def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False) -> list[str]:
@@ -309,6 +310,8 @@ class _UpstreamConverter:
 def _detect_layout(doc: Any, task: TaskName) -> str | None:
     if not isinstance(doc, dict):
         return None
+    if "_robust" in doc and is_robust(task.benchmark):
+        return "robustify"
     if _SCOREKIT_DOC <= doc.keys():
         return "scorekit"
     if "prompt" in doc and "question_id" in doc:
@@ -359,7 +362,9 @@ def _read_samples(sf: _SamplesFile) -> None:
             continue
         outputs = _outputs(row, path, lineno)
         try:
-            if sf.layout == "scorekit":
+            if sf.layout == "robustify":
+                _read_robust_row(sf, row, doc, path, lineno)
+            elif sf.layout == "scorekit":
                 if doc["family"] != sf.task.family or doc["benchmark"] != sf.task.benchmark:
                     raise ValueError(f"document of {doc['benchmark']} {doc['family']} in a {sf.task.name} log")
                 if sf.task.family == "non_greedy":
@@ -389,6 +394,25 @@ def _read_samples(sf: _SamplesFile) -> None:
         sf.notes.append(
             f"{len(converter.untested)} question(s) have more options than the {k} positions upstream's "
             f"{sf.task.name} tries (A-{LETTERS[k - 1]}): the correct answer was never shown at their later positions")
+
+
+def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any], path: Path, lineno: int) -> None:
+    """A row of a task written by ``scorekit robustify``: its records are the metric items that
+    lm-eval logged (every metric key holds the same item; ``unparsed_rate`` is always there)."""
+    from scorekit.robustness.records import records_from_items
+
+    meta = doc["_robust"]
+    if meta["family"] != sf.task.family:
+        raise ValueError(f"document of the {meta['family']} family in a {sf.task.name} log")
+    if "unparsed_rate" not in row:
+        raise KeyError("unparsed_rate")
+    sf.records.extend(records_from_items([row["unparsed_rate"]], where=f"{path}: line {lineno}"))
+    samples = int(meta.get("samples") or 1)
+    sf.samples_per_variant = samples
+    if samples > 1:
+        raw = _outputs(row, path, lineno, raw=True)[:samples]
+        key = str(meta["question_id"]) + (f"/{meta['template']}" if meta["family"] == "prompt" else "")
+        sf.identical[key] = samples_identical(raw)
 
 
 # --- the reader ------------------------------------------------------------------------------
@@ -480,7 +504,8 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         if newest.unmappable:
             set_notes.append(f"{newest.path}: {newest.unmappable}")
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
-                             [str(newest.path)], newest.time, [newest.time], set_notes, dict(newest.identical)))
+                             [str(newest.path)], newest.time, [newest.time], set_notes, dict(newest.identical),
+                             newest.samples_per_variant))
     return out
 
 
@@ -538,7 +563,8 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
             ns = n_samples.get(key)
             if isinstance(ns, dict) and isinstance(ns.get("effective"), int):
                 n_docs = ns["effective"]
-            layout = "upstream-summarizer" if summarizer else _aggregate_layout(metrics)
+            layout = ("robustify" if is_robust(task.benchmark)
+                      else "upstream-summarizer" if summarizer else _aggregate_layout(metrics))
             out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.time, n_docs))
     return out
 

@@ -1,0 +1,114 @@
+"""``scorekit robustify TASK...``: robustness variants of any lm-eval task (docs/robustify.md)."""
+
+from __future__ import annotations
+
+import argparse
+from functools import lru_cache
+from pathlib import Path
+
+FAMILIES = ("option_order", "prompt", "non_greedy")  # scorekit.robustness.robustify.ROBUST_FAMILIES
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "robustify",
+        help="write lm-eval tasks that ask any task's questions under other option orders, prompts or samples",
+        description=(
+            "Write lm-eval task YAMLs robust_<FAMILY>_<TASK> and a group robust_<TASK> into DIR; run them "
+            "with lm_eval --include_path DIR --tasks robust_<FAMILY>_<TASK> --log_samples, then report "
+            "with scorekit robustness. option_order: every arrangement of a multiple_choice task's "
+            "choices; prompt: every doc_to_text template of --templates; non_greedy: --samples samples."
+        ),
+    )
+    p.add_argument("tasks", nargs="+", metavar="TASK", help="lm-eval task names (built-in or under --include-path)")
+    p.add_argument("--family", required=True, action="append", choices=FAMILIES,
+                   help="robustness family (repeat the option for several)")
+    p.add_argument("--templates", metavar="FILE", help="YAML list of doc_to_text templates (jinja) for --family prompt")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="samples per question (non_greedy; default 5) or per template (prompt, generate_until; default 1)")
+    p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (default 0.7, as SCORE)")
+    p.add_argument("--permutations", choices=("cyclic", "swap"), default="cyclic",
+                   help="option_order: all rotations (cyclic, CircularEval; default) or the gold swapped "
+                   "into each position (swap, SCORE)")
+    p.add_argument("--choice-score", choices=("acc", "acc_norm"), default="acc",
+                   help="multiple choice: pick the highest log-likelihood (acc) or per character (acc_norm)")
+    p.add_argument("--include-path", metavar="DIR", help="folder of your own lm-eval task YAMLs")
+    p.add_argument("--output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
+    p.set_defaults(func=run)
+
+
+def _with_earlier(out_dir: Path, task: str, families: list[str]) -> list[str]:
+    """``families`` plus those an earlier ``robustify`` call wrote for ``task`` into ``out_dir``
+    (their task files are still there), so the group keeps every family written for the task."""
+    from scorekit.lm_eval.robust_yaml import task_name
+
+    earlier = [f for f in FAMILIES if f not in families and (out_dir / f"{task_name(f, task)}.yaml").is_file()]
+    return [f for f in FAMILIES if f in families or f in earlier]
+
+
+@lru_cache(maxsize=4)
+def _task_index(include: str | None) -> dict:
+    """lm-eval's task index (built-ins and ``include``); ~10 s to build, so kept per process."""
+    from lm_eval.tasks import TaskManager
+
+    return TaskManager(include_path=include).task_index
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.robust_yaml import RobustSpec, check_task, group_name, render_group, render_task, task_name, write
+
+    families = list(dict.fromkeys(args.family))
+    if args.samples is not None and args.samples < 1:
+        raise ScorekitError(f"--samples must be >= 1, got {args.samples}")
+    if args.samples is not None and families == ["option_order"]:
+        raise ScorekitError("--samples applies to the prompt and non_greedy families, not option_order")
+    if not args.temperature > 0:
+        raise ScorekitError(f"--temperature must be > 0, got {args.temperature}")
+    templates: list[str] = []
+    if args.templates:
+        if "prompt" not in families:
+            raise ScorekitError("--templates is for --family prompt")
+        from scorekit.robustness.robustify import read_templates
+
+        templates = read_templates(args.templates)
+    include = str(Path(args.include_path).resolve()) if args.include_path else None
+    if include and not Path(include).is_dir():
+        raise ScorekitError("not a folder", path=args.include_path, where="--include-path")
+    out_dir = Path(args.output)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
+
+    from lm_eval.tasks._index import Kind
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    index = _task_index(include)
+    files: dict[str, str] = {}
+    for name in dict.fromkeys(args.tasks):
+        entry = index.get(name)
+        if entry is None:
+            raise ScorekitError("no such lm-eval task" + (f" (built-in or under {include})" if include else
+                                                          " (give --include-path for your own tasks)"), where=f"task {name}")
+        if entry.kind in (Kind.GROUP, Kind.TAG):
+            raise ScorekitError(f"a {entry.kind.name.lower()}, not a task: robustify its tasks one by one", where=f"task {name}")
+        if entry.yaml_path is None:
+            raise ScorekitError("defined without a YAML file; scorekit robustify wraps YAML tasks only", where=f"task {name}")
+        try:
+            cfg = load_yaml(entry.yaml_path, resolve_func=False)
+        except Exception as exc:  # the task's own YAML is broken: say which
+            raise ScorekitError(f"cannot read its YAML: {exc}", path=entry.yaml_path) from None
+        written = []
+        for family in families:
+            # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
+            fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
+            check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
+                              family=family, permutations=args.permutations, templates=tuple(templates),
+                              samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score)
+            files[f"{task_name(family, name)}.yaml"] = render_task(spec)
+            written.append(family)
+        files[f"{group_name(name)}.yaml"] = render_group(name, _with_earlier(out_dir, name, written))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for path in write(out_dir, files):
+        print(path)
+    return 0

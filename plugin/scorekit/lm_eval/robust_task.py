@@ -1,0 +1,374 @@
+"""lm-eval adapter of ``scorekit robustify``: any lm-eval task, expanded into robustness variants.
+
+A YAML written by ``scorekit robustify`` (:mod:`scorekit.lm_eval.robust_yaml`) names
+:class:`RobustTask` as its ``class`` and carries the parameters under ``metadata.robust``:
+``task`` (the wrapped task's name), ``config`` (its YAML file when robustify ran), ``include_path``,
+``family``, ``permutations``, ``templates``, ``samples``, ``temperature``, ``choice_score``.
+
+At load time the wrapped task's own config (includes and ``!function`` resolved by lm-eval's
+loader; through lm-eval's TaskManager when the file has moved) becomes this task's config, so the
+dataset, splits, ``process_docs``, ``doc_to_text``/``doc_to_choice``/``doc_to_target``, filters and
+few-shot setup are the wrapped task's. Then:
+
+- the evaluation documents (``test_docs`` / ``validation_docs``) are expanded question-major into
+  variants (:mod:`scorekit.robustness.robustify`); each expanded document is the original row
+  plus a ``_robust`` field (question id = row index, variant, number of variants, display order,
+  canonical map, canonical gold), so lm-eval's samples log holds everything needed to recompute
+  the numbers. Few-shot examples are the wrapped task's own, unexpanded documents;
+- ``option_order`` shows the choices in each arrangement (``doc_to_choice`` permuted,
+  ``doc_to_target`` = the gold's position; when the choices are fixed labels, MMLU's shape,
+  the labels stay and the document field listing the options is permuted before the prompt is
+  rendered); ``prompt`` renders template t with lm-eval's jinja
+  over the document's own fields; ``non_greedy`` (and ``prompt`` with ``samples`` > 1) asks for
+  ``samples`` samples per document (``repeats``, sampling at ``temperature``; with
+  ``--gen_kwargs seed=N`` every sample gets its own seed, as in :class:`ScorekitTask`); the
+  wrapped task's filters then keep every sample (``take_first``/``majority_vote`` steps are
+  replaced by ``take_first_k``);
+- ``process_results`` turns each answer into a :class:`~scorekit.robustness.records.Record`:
+  multiple choice -> the choice with the highest log-likelihood (``choice_score: acc_norm``:
+  divided by the choice's length in characters, as lm-eval's ``acc_norm``), mapped back to its
+  original content; generation -> the filtered output, correct when the wrapped task's FIRST
+  metric gives the answer its maximum 1 (exact-match-like metrics). Every metric key gets the
+  same item (a record, or the list of a document's sampled records) and each aggregation
+  computes :func:`scorekit.robustness.robustify.robust_metrics` from the items.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from lm_eval.api.task import ConfigurableTask
+
+from scorekit.lm_eval.task import ScorekitTask
+from scorekit.robustness.analysis import metric_names
+from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
+from scorekit.robustness.records import Record
+from scorekit.robustness.robustify import (
+    arrangements,
+    canonical_map,
+    choice_answer,
+    robust_metrics,
+    text_answer,
+)
+
+__all__ = ["RobustTask", "wrapped_config", "robust_metric_names", "LOWER_IS_BETTER", "IDENTICAL"]
+
+IDENTICAL = "identical_sample_rate"
+LOWER_IS_BETTER = frozenset({"unparsed_rate", "accuracy_range", "accuracy_std", IDENTICAL, "prompt_sensitivity"})
+_DROP = ("class", "tag", "group", "task_list", "include")
+_ONE_SAMPLE_FILTERS = ("take_first", "majority_vote")
+
+
+def wrapped_config(params: dict[str, Any]) -> dict[str, Any]:
+    """The wrapped task's config dict (``!function`` resolved): from its YAML file if it is
+    still there, else looked up by name with lm-eval's TaskManager (``include_path`` too)."""
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    name = params["task"]
+    path = params.get("config")
+    if not (path and Path(path).is_file()):
+        from lm_eval.tasks import TaskManager
+
+        entry = TaskManager(include_path=params.get("include_path") or None).task_index.get(name)
+        if entry is None or entry.yaml_path is None:
+            raise ValueError(f"robustified task {name!r}: no such lm-eval task (include_path "
+                             f"{params.get('include_path')!r}); run scorekit robustify again")
+        path = entry.yaml_path
+    cfg = load_yaml(path, resolve_func=True)
+    if cfg.get("task") != name:
+        raise ValueError(f"robustified task {name!r}: {path} now defines {cfg.get('task')!r}; run scorekit robustify again")
+    if "class" in cfg:
+        raise ValueError(f"robustified task {name!r} is a Python task class; scorekit robustify wraps YAML tasks only")
+    return cfg
+
+
+def robust_metric_names(family: str, n_variants: int, samples: int = 1) -> list[str]:
+    """Metric names of a task of ``family`` whose questions have up to ``n_variants`` variants
+    (option order: choices; prompt: templates)."""
+    names = ["accuracy", *metric_names(family, macro=False, n_variants=n_variants)]
+    if family == "option_order":
+        names.append("circular_accuracy")
+    if samples > 1:
+        names += ["prompt_sensitivity", IDENTICAL] if family == "prompt" else [IDENTICAL]
+    return names
+
+
+def _sampled_filters(filter_list: list[dict] | None, k: int) -> list[dict]:
+    """The wrapped task's filter pipelines, keeping all k samples."""
+    keep = [{"function": "take_first_k", "k": k}]
+    if not filter_list:
+        return [{"name": "none", "filter": keep}]
+    out = []
+    for pipeline in filter_list:
+        steps = [dict(f) for f in pipeline.get("filter", []) if f.get("function") not in _ONE_SAMPLE_FILTERS]
+        out.append({"name": pipeline["name"], "filter": steps + keep})
+    return out
+
+
+class RobustTask(ScorekitTask):
+    """See the module docstring."""
+
+    def __init__(self, *args: Any, config: dict | None = None, **kwargs: Any) -> None:
+        config = dict(config or {})
+        metadata = dict(config.get("metadata") or {})
+        params = metadata.get("robust")
+        if not isinstance(params, dict):
+            raise ValueError(f"task {config.get('task')!r}: RobustTask needs metadata.robust (write it with scorekit robustify)")
+        self._family: str = params["family"]
+        self._wrapped: str = params["task"]
+        self._scheme: str = params.get("permutations") or "cyclic"
+        self._templates: list[str] = list(params.get("templates") or [])
+        self._samples: int = int(params.get("samples") or 1)
+        self._choice_score: str = params.get("choice_score") or "acc"
+        self._expanded: dict[str, Any] = {}
+        self._options_field: str | None = None  # labels as choices: the document field listing the options
+        self._cache: tuple[list[Any], dict[str, float]] | None = None
+        inner = wrapped_config(params)
+        self._inner_process_docs = inner.get("process_docs")
+        merged = {k: v for k, v in inner.items() if k not in _DROP}
+        merged.update(task=config["task"], metadata={**(inner.get("metadata") or {}), **metadata})
+        fewshot = dict(inner.get("fewshot_config") or {})
+        fewshot.setdefault("process_docs", self._inner_process_docs)
+        merged["fewshot_config"] = fewshot
+        if self._samples > 1:
+            gen = dict(inner.get("generation_kwargs") or {})
+            gen.update(do_sample=True, temperature=float(params.get("temperature", 0.7)))
+            merged.update(repeats=self._samples, generation_kwargs=gen,
+                          filter_list=_sampled_filters(inner.get("filter_list"), self._samples))
+        super().__init__(*args, config=merged, **kwargs)
+        self._inner_metrics = (self._metric_fn_list, self._metric_fn_kwargs)
+        self._primary = next(iter(self._metric_fn_list), None)
+        n_max = max((int(m["n_variants"]) for m in self.eval_docs["_robust"]), default=0)
+        if self._family == "prompt":
+            n_max = len(self._templates) * self._samples
+        names = robust_metric_names(self._family, n_max if self._family != "prompt" else len(self._templates), self._samples)
+        self._names = names
+        self._metric_fn_list = dict.fromkeys(names)
+        self._metric_fn_kwargs = {n: {} for n in names}
+        self._aggregation_list = {n: self._aggregation(n) for n in names}
+        self._higher_is_better = {n: n not in LOWER_IS_BETTER for n in names}
+
+    # --- documents -------------------------------------------------------------------------------
+
+    def test_docs(self) -> Any:
+        return self._expand_split(self.config.test_split, super().test_docs())
+
+    def validation_docs(self) -> Any:
+        return self._expand_split(self.config.validation_split, super().validation_docs())
+
+    def training_docs(self) -> Any:
+        if not self.has_training_docs():
+            return None
+        docs = self.dataset[self.config.training_split]
+        return self._inner_process_docs(docs) if self._inner_process_docs is not None else docs
+
+    def _expand_split(self, split: str | None, docs: Any) -> Any:
+        if docs is None or split is None:
+            return docs
+        hit = self._expanded.get(split)
+        if hit is None:
+            hit = self._expanded[split] = self._expand(docs)
+        return hit
+
+    def _gold(self, doc: dict, choices: list[str]) -> int:
+        if self.multiple_input_doc(doc):
+            raise ValueError(f"task {self._wrapped}: doc_to_text gives a choice index (several inputs, one "
+                             "continuation, as winogrande); scorekit robustify needs one prompt and several choices")
+        gold = ConfigurableTask.doc_to_target(self, doc)
+        if isinstance(gold, str):
+            if gold.strip().isdigit() and gold not in choices:
+                gold = int(gold)
+            elif gold in choices:
+                return choices.index(gold)
+            else:
+                raise ValueError(f"task {self._wrapped}: gold {gold!r} is not one of the choices {choices!r}")
+        if isinstance(gold, (list, tuple)):
+            raise ValueError(f"task {self._wrapped}: several golds per question; scorekit robustify needs one")
+        gold = int(gold)
+        if not 0 <= gold < len(choices):
+            raise ValueError(f"task {self._wrapped}: gold index {gold} outside the {len(choices)} choices")
+        return gold
+
+    def multiple_input_doc(self, doc: dict) -> bool:
+        return isinstance(ConfigurableTask.doc_to_text(self, doc), int)
+
+    def _labels(self) -> bool:
+        """Choices are fixed labels (``doc_to_choice: ["A", "B", ...]``): the options are written
+        into the prompt from a document field, which option order then permutes."""
+        return isinstance(self.config.doc_to_choice, (list, dict))
+
+    def _find_options_field(self, doc: dict, n: int) -> str:
+        """The one field of ``doc`` holding a list of ``n`` options that the prompt shows."""
+        if self._options_field is not None:
+            if len(doc.get(self._options_field) or ()) != n:
+                raise ValueError(f"task {self._wrapped}: field {self._options_field!r} does not hold {n} options "
+                                 f"(the number of labels) in every document")
+            return self._options_field
+        text = ConfigurableTask.doc_to_text(self, doc)
+        candidates = [k for k, v in doc.items() if isinstance(v, list) and len(v) == n
+                      and all(isinstance(x, str) for x in v) and all(str(x) in text for x in v)]
+        if len(candidates) != 1:
+            raise ValueError(
+                f"task {self._wrapped}: its choices are the labels {self.config.doc_to_choice!r}, so the options are in "
+                f"the prompt; option order permutes the document field that lists them, and "
+                + ("no field holds a list of {n} texts all shown in the prompt".format(n=n) if not candidates
+                   else f"several fields could: {candidates}"))
+        self._options_field = candidates[0]
+        return self._options_field
+
+    def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
+        base = {"question_id": str(index), "family": self._family, "order": [], "canonical": [],
+                "gold_canonical": -1, "template": -1, "samples": self._samples}
+        mc = self.OUTPUT_TYPE == "multiple_choice"
+        if mc:
+            choices = [str(c) for c in ConfigurableTask.doc_to_choice(self, doc)]
+            gold = self._gold(doc, choices)
+            content = choices
+            if self._labels() and self._family == "option_order":
+                content = [str(x) for x in doc[self._find_options_field(doc, len(choices))]]
+            canon = canonical_map(content)
+            base.update(canonical=canon, gold_canonical=canon[gold])
+        if self._family == "option_order":
+            return [{**base, "variant": pos, "n_variants": len(order), "order": order}
+                    for pos, order in arrangements(len(choices), gold, self._scheme)]
+        if self._family == "prompt":
+            n = len(self._templates) * self._samples
+            return [{**base, "variant": t, "n_variants": n, "template": t} for t in range(len(self._templates))]
+        return [{**base, "variant": 0, "n_variants": self._samples}]
+
+    def _expand(self, docs: Any) -> Any:
+        import datasets
+
+        if not isinstance(docs, datasets.Dataset):
+            docs = datasets.Dataset.from_list([dict(d) for d in docs])
+        if "_robust" in docs.column_names:
+            docs = docs.remove_columns("_robust")
+        if not hasattr(self, "features"):  # lm-eval sets it from the expanded documents, after this
+            self.features = list(docs.features)
+        indices: list[int] = []
+        metas: list[dict[str, Any]] = []
+        for i, doc in enumerate(docs):
+            for meta in self._metas(doc, i):
+                indices.append(i)
+                metas.append(meta)
+        return docs.select(indices).flatten_indices().add_column("_robust", metas)
+
+    # --- prompts ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _meta(doc: Any) -> dict | None:
+        return doc.get("_robust") if isinstance(doc, dict) else None
+
+    def doc_to_text(self, doc: Any, doc_to_text: Any = None) -> Any:
+        meta = self._meta(doc)
+        if meta is not None and doc_to_text is None and meta["order"] and self._options_field is not None:
+            field = self._options_field
+            shown = {**doc, field: [doc[field][int(i)] for i in meta["order"]]}
+            return super().doc_to_text(shown, doc_to_text)
+        if meta is not None and doc_to_text is None and self._family == "prompt":
+            from jinja2 import UndefinedError
+
+            t = int(meta["template"])
+            try:
+                return super().doc_to_text(doc, self._templates[t])
+            except UndefinedError as exc:
+                fields = sorted(k for k in doc if k != "_robust")
+                raise ValueError(f"task {self.config.task}: template {t} ({self._templates[t]!r}): {exc.message}; "
+                                 f"the documents of {self._wrapped} have the fields {fields}") from None
+        return super().doc_to_text(doc, doc_to_text)
+
+    def doc_to_choice(self, doc: Any, doc_to_choice: Any = None) -> list[str]:
+        choices = super().doc_to_choice(doc, doc_to_choice)
+        meta = self._meta(doc)
+        if meta is not None and doc_to_choice is None and meta["order"] and self._options_field is None:
+            return [choices[int(i)] for i in meta["order"]]
+        return choices
+
+    def doc_to_target(self, doc: Any, doc_to_target: Any = None) -> Any:
+        meta = self._meta(doc)
+        if meta is not None and doc_to_target is None and self._family == "option_order":
+            return int(meta["variant"])
+        return super().doc_to_target(doc, doc_to_target)
+
+    # --- results ---------------------------------------------------------------------------------
+
+    def _record(self, meta: dict, variant: int, answer: Any, correct: bool) -> Record:
+        return Record(str(meta["question_id"]), self._family, int(variant), int(meta["n_variants"]),
+                      self._wrapped, answer, bool(correct))
+
+    def _inner_correct(self, doc: dict, output: str) -> bool:
+        if self._primary is None:
+            raise ValueError(f"task {self._wrapped}: no metric to decide whether an answer is correct")
+        mine = (self._metric_fn_list, self._metric_fn_kwargs)
+        self._metric_fn_list, self._metric_fn_kwargs = self._inner_metrics
+        try:
+            value = ScorekitTask.process_results(self, doc, [output]).get(self._primary)
+        finally:
+            self._metric_fn_list, self._metric_fn_kwargs = mine
+        if isinstance(value, bool) or isinstance(value, (int, float)):
+            return float(value) >= 1.0
+        raise ValueError(f"task {self._wrapped}: its first metric {self._primary!r} gives {value!r} per answer, "
+                         "not a number; scorekit robustify needs a 0/1 score")
+
+    def process_results(self, doc: dict, results: list) -> dict:
+        meta = doc["_robust"]
+        extra: dict[str, Any] = {}
+        if self.OUTPUT_TYPE == "multiple_choice":
+            choices = self.doc_to_choice(doc)
+            scores = [float(r[0]) for r in results][: len(choices)]
+            if self._choice_score == "acc_norm":
+                scores = [s / max(len(c), 1) for s, c in zip(scores, choices)]
+            order = meta["order"] or list(range(len(choices)))
+            canon = meta["canonical"] or list(range(len(choices)))
+            answer = choice_answer(scores, order, canon)
+            item: Any = self._record(meta, meta["variant"] if self._family != "prompt" else meta["template"],
+                                     answer, answer == int(meta["gold_canonical"]))
+        else:
+            outputs = results[0]
+            if isinstance(outputs, str) or self._samples == 1:
+                outputs = [outputs] if isinstance(outputs, str) else list(outputs)[:1]
+            first = int(meta["template"]) * self._samples if self._family == "prompt" else 0
+            records = [self._record(meta, first + s, text_answer(out), self._inner_correct(doc, out))
+                       for s, out in enumerate(outputs)]
+            item = records if self._samples > 1 else records[0]
+            if self._samples > 1:
+                extra[IDENTICAL] = float(samples_identical(list(outputs)))
+        if self._family == "option_order":
+            keys = robust_metric_names(self._family, int(meta["n_variants"]))
+        else:
+            keys = [k for k in self._names if k != IDENTICAL]
+        out = dict.fromkeys(keys, item)
+        out.update(extra)
+        return out
+
+    def _aggregation(self, name: str):
+        if name == IDENTICAL:
+            def identical(items: list[Any]) -> float:
+                rate = identical_share(items)
+                note = identical_sample_note(rate, len(items))
+                if note:
+                    import warnings
+
+                    warnings.warn(f"{self.config.task}: {note}", RuntimeWarning, stacklevel=2)
+                return rate
+
+            return identical
+
+        def aggregate(items: list[Any]) -> float:
+            return self._metrics_of(items).get(name, math.nan)
+
+        aggregate.__name__ = f"robust_{name}"
+        return aggregate
+
+    def _metrics_of(self, items: list[Any]) -> dict[str, float]:
+        """All metrics from the items; lm-eval hands each metric its own list of the same item
+        objects, so the last result is found again by identity."""
+        cached = self._cache
+        if cached is not None and len(cached[0]) == len(items) and all(a is b for a, b in zip(cached[0], items)):
+            return cached[1]
+        records = [r for item in items for r in (item if isinstance(item, list) else [item])]
+        metrics = robust_metrics(records, self._family, samples=self._samples)
+        self._cache = (list(items), metrics)
+        return metrics
