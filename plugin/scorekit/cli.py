@@ -14,7 +14,7 @@ import sys
 from typing import Sequence
 
 from scorekit import __version__
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, one_line
 
 # Order here is the order in ``scorekit --help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -45,26 +45,52 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    """Run one command; every failure the user can cause ends as one line on stderr.
+
+    Exit codes: 0 success, 2 bad input or arguments (``scorekit: error: ...``), 130 interrupted
+    (Ctrl-C), 0 when the reader of standard output went away (``| head``).
+    """
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         return int(args.func(args) or 0)
     except ScorekitError as exc:
-        print(f"scorekit: error: {exc}", file=sys.stderr)
+        _error(str(exc))
         return 2
+    except BrokenPipeError:
+        from scorekit.io import silence_stdout
+
+        silence_stdout()
+        return 0
     except OSError as exc:
         # A file the user named could not be read or written (permissions, disk full, ...).
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        print(f"scorekit: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        if not where:  # most likely standard output (a plain print): do not fail again at exit
+            from scorekit.io import silence_stdout
+
+            silence_stdout()
+        _error(f"{where}{exc.strerror or exc}")
         return 2
     except KeyboardInterrupt:
-        print("scorekit: interrupted", file=sys.stderr)
+        _error("interrupted", kind="")
         return 130
-    except BrokenPipeError:
-        return 0
+    except RecursionError:
+        _error("input nested too deeply to process")
+        return 2
+    except MemoryError:
+        _error("out of memory (is an input file unexpectedly large or deeply repetitive?)")
+        return 2
+
+
+def _error(message: str, kind: str = "error: ") -> None:
+    try:
+        sys.stderr.write(f"scorekit: {kind}{one_line(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr itself is gone: the exit code still says it
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,3 +21,43 @@ class ScorekitError(Exception):
         elif where:
             prefix = where + ": "
         super().__init__(prefix + message)
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: newlines, tabs and other control characters as backslash escapes,
+    so a user's string inside a message can neither break the line nor drive the terminal.
+
+    >>> one_line("a\\nb\\x1b[31m")
+    'a\\\\nb\\\\x1b[31m'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """A short ``repr`` of a user's value for a message: at most ``limit`` characters, one line,
+    and safe for integers too long for ``repr`` (Python refuses more than 4300 digits).
+
+    >>> shown(10 ** 5000)
+    'an integer of about 5001 digits'
+    >>> shown("x" * 100, limit=10)
+    "'xxxxxx..."
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1000:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value) if not isinstance(value, (list, dict, tuple)) else _brief_repr(value, limit)
+    except (ValueError, RecursionError, MemoryError):
+        return f"a {type(value).__name__}"
+    text = one_line(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _brief_repr(value: object, limit: int) -> str:
+    import reprlib
+
+    r = reprlib.Repr()
+    r.maxstring = r.maxother = limit
+    r.maxlevel = 3
+    return r.repr(value)

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.io import loads_json, missing_reason
 
 __all__ = [
     "LM_EVAL",
@@ -150,7 +151,7 @@ def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:
         try:
             st = os.stat(p)
         except OSError:
-            raise ScorekitError("no such file or directory", path=p) from None
+            raise ScorekitError(missing_reason(p), path=p) from None
         if stat.S_ISDIR(st.st_mode):
             linked = _walk_folder(p, (st.st_dev, st.st_ino), out, seen) or linked
         elif stat.S_ISREG(st.st_mode):
@@ -402,11 +403,12 @@ def iter_samples(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
             for lineno, line in enumerate(fh, 1):
                 try:
                     obj = loads(line)
-                except error as exc:
+                except error:
                     if not line.strip():
                         continue
-                    msg = str(exc).split(":", 1)[0] if str(exc) else "invalid JSON"
-                    raise ScorekitError(f"invalid JSON ({msg})", path=path, where=f"line {lineno}") from None
+                    # what orjson refuses (NaN, very long integers, a BOM, deep nesting) is accepted
+                    # or refused with its place by the careful parser
+                    obj = loads_json(line, path, line=lineno)
                 if not isinstance(obj, dict):
                     raise ScorekitError(
                         f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}"
@@ -487,8 +489,10 @@ def key_matches(wanted: str, actual: str) -> bool:
 def find_task_key(keys: Collection[str], wanted: str, newest: Callable[[str], Any]) -> tuple[str, list[str]] | None:
     """The results key ``wanted`` names among ``keys`` and the other keys it also matched.
 
-    An exact key wins; otherwise the matching key with the largest ``newest(key)`` (e.g. the
-    file's run time) is taken. None when nothing matches.
+    An exact key wins; otherwise the matching key with the largest ``newest(key)`` (the
+    commands pass ``(run time, file)``) is taken. None when nothing matches. Matching keys
+    that tie for newest (two few-shot settings of one run, ``gsm8k|0`` and ``gsm8k|5``) have no
+    newest: :class:`ScorekitError` naming the file (the second item of ``newest``) and the keys.
     """
     if wanted in keys:
         return wanted, []
@@ -496,4 +500,12 @@ def find_task_key(keys: Collection[str], wanted: str, newest: Callable[[str], An
     if not matching:
         return None
     best = max(matching, key=lambda k: (newest(k), k))
+    tied = sorted(k for k in matching if newest(k) == newest(best))
+    if len(tied) > 1:
+        where = newest(best)
+        raise ScorekitError(
+            f"config key {wanted!r} matches several results keys of one run ({', '.join(tied)}); "
+            "write the few-shot count in the config key (suite|task|n)",
+            path=where[1] if isinstance(where, tuple) and len(where) == 2 else None,
+        )
     return best, [k for k in matching if k != best]

@@ -51,6 +51,10 @@ def find_config(spec: str) -> Path:
     separator). Anything else raises :class:`ScorekitError` listing the shipped configs."""
     if os.path.exists(spec):
         return Path(spec)
+    if os.path.lexists(spec):  # a broken symlink or a symlink loop: say which
+        from scorekit.io import missing_reason
+
+        raise ScorekitError(missing_reason(spec), path=spec)
     name = spec if spec.endswith((".yaml", ".yml")) else spec + ".yaml"
     if os.sep not in spec and (configs_dir() / name).is_file():
         return configs_dir() / name

@@ -2,6 +2,12 @@
 
 Commands build their rows once and choose the format at the end; JSON output is shaped by
 each command itself, since its structure is part of that command's contract.
+
+Every cell, header and title is a user's string (model names, config names, file names) and is
+escaped here for its format, so renderers elsewhere need no escaping of their own:
+:func:`text_escape` (terminal text: control characters as backslash escapes; rich markup is
+never parsed), :func:`markdown_escape` (also ``\\`` and ``|``) and :func:`html_escape` (also
+``<>&"'``). CSV is quoted by the :mod:`csv` module.
 """
 
 from __future__ import annotations
@@ -12,8 +18,38 @@ import io
 import math
 from typing import Any, Sequence
 
+from scorekit.errors import one_line
+
 TEXT_FORMATS = ("table", "markdown", "csv", "html")
-__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document"]
+__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document", "text_escape", "markdown_escape", "html_escape"]
+
+
+def text_escape(text: str) -> str:
+    """``text`` for a terminal or a plain-text table: newlines, tabs, escape sequences and other
+    control characters shown as backslash escapes, so a row stays one row.
+
+    >>> text_escape("org/model[v2]\\nx")
+    'org/model[v2]\\\\nx'
+    """
+    return one_line(text)
+
+
+def markdown_escape(text: str) -> str:
+    """``text`` for a markdown table cell: :func:`text_escape`, then ``\\`` and ``|`` escaped.
+
+    >>> markdown_escape("a|b")
+    'a\\\\|b'
+    """
+    return one_line(text).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def html_escape(text: str) -> str:
+    """``text`` for HTML: :func:`text_escape`, then ``& < > " '`` as entities.
+
+    >>> html_escape("<b>m[/]</b>")
+    '&lt;b&gt;m[/]&lt;/b&gt;'
+    """
+    return html.escape(one_line(text))
 
 
 def format_cell(value: Any, digits: int = 2) -> str:
@@ -45,40 +81,44 @@ def render(
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        for row in rows:
-            writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row])
+        # the csv module quotes a field holding "\n" (the line terminator) but not a lone "\r"
+        quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        for row in [list(columns), *rows]:
+            cells = ["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row]
+            (quoted if any(isinstance(c, str) and "\r" in c for c in cells) else writer).writerow(cells)
         return buf.getvalue()
     cells = [[format_cell(v, digits) for v in row] for row in rows]
     if fmt == "markdown":
         out = []
         if title:
-            out.append(f"### {title}\n")
-        out.append("| " + " | ".join(columns) + " |")
+            out.append(f"### {markdown_escape(title)}\n")
+        out.append("| " + " | ".join(markdown_escape(c) for c in columns) + " |")
         out.append("|" + "|".join(" --- " for _ in columns) + "|")
         for row in cells:
-            out.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+            out.append("| " + " | ".join(markdown_escape(c) for c in row) + " |")
         return "\n".join(out) + "\n"
     if fmt == "html":
         out = ["<table>"]
         if title:
-            out.append(f"<caption>{html.escape(title)}</caption>")
-        out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr></thead>")
+            out.append(f"<caption>{html_escape(title)}</caption>")
+        out.append("<thead><tr>" + "".join(f"<th>{html_escape(c)}</th>" for c in columns) + "</tr></thead>")
         out.append("<tbody>")
         for row in cells:
-            out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+            out.append("<tr>" + "".join(f"<td>{html_escape(c)}</td>" for c in row) + "</tr>")
         out.append("</tbody></table>")
         return "\n".join(out) + "\n"
     if fmt == "table":
         from rich import box
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table(title=title, box=box.SIMPLE_HEAVY)
+        # Text objects: rich never reads user strings as markup ("m[/]", "org/model[v2]")
+        table = Table(title=Text(text_escape(title)) if title else None, box=box.SIMPLE_HEAVY)
         for i, col in enumerate(columns):
-            table.add_column(col, justify="left" if i == 0 else "right")
+            table.add_column(Text(text_escape(col)), justify="left" if i == 0 else "right")
         for row in cells:
-            table.add_row(*row)
+            table.add_row(*(Text(text_escape(c)) for c in row))
         buf = io.StringIO()
         Console(file=buf, width=max(80, 14 * len(columns) + 20), color_system=None, force_terminal=False).print(table)
         return buf.getvalue()
@@ -89,12 +129,12 @@ def html_document(title: str, tables: Sequence[str], *, notes: Sequence[str] = (
     """A whole HTML page: ``title`` as heading, the ``tables`` (HTML from :func:`render`) and
     ``notes`` as a list. Title and notes are escaped here; the tables escape their own cells."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{html.escape(title)}</title>", "</head>", "<body>", f"<h1>{html.escape(title)}</h1>"]
+           f"<title>{html_escape(title)}</title>", "</head>", "<body>", f"<h1>{html_escape(title)}</h1>"]
     out.extend(table.rstrip("\n") for table in tables)
     if notes:
         out.append("<h2>Notes</h2>")
         out.append("<ul>")
-        out.extend(f"<li>{html.escape(note)}</li>" for note in notes)
+        out.extend(f"<li>{html_escape(note)}</li>" for note in notes)
         out.append("</ul>")
     out.extend(["</body>", "</html>"])
     return "\n".join(out) + "\n"

@@ -287,9 +287,9 @@ def test_custom_normalizer_by_import_path(tmp_path, results, capsys):
         """,
     )
     cfg = write_config(tmp_path, NORM_CONFIG.format(spec=f"{mod}:step", metric_norm=f'normalizer: "{mod}:half"'))
-    loaded = load_scoring_config(cfg)
+    loaded = load_scoring_config(cfg, allow_code=True)
     assert loaded.metrics[0].normalizer_name == f"{mod}:step" and loaded.metrics[1].normalizer_name == f"{mod}:half"
-    code, out, err = run_cli(["score", results, "--config", cfg, "--format", "json"], capsys)
+    code, out, err = run_cli(["score", results, "--config", cfg, "--format", "json", "--allow-code"], capsys)
     assert code == 0, err
     by = {m["model"]: m for m in json.loads(out)["models"]}
     b = by["org/complete"]["categories"]["c"]["benchmarks"]["b"]
@@ -310,7 +310,7 @@ def test_custom_normalizer_bad_results(tmp_path, results, capsys, body, message)
     mod = _norm_module(tmp_path, body)
     cfg = write_config(tmp_path, NORM_CONFIG.format(spec=f"{mod}:f", metric_norm=""))
     out_file = tmp_path / "x.json"
-    code, out, err = run_cli(["score", results, "--config", cfg, "--output", out_file], capsys)
+    code, out, err = run_cli(["score", results, "--config", cfg, "--output", out_file, "--allow-code"], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"scorekit: error: {cfg}: ") and message in err
     assert not out_file.exists()
@@ -319,7 +319,7 @@ def test_custom_normalizer_bad_results(tmp_path, results, capsys, body, message)
 def test_custom_normalizer_none_is_no_score(tmp_path, results, capsys):
     mod = _norm_module(tmp_path, "def f(v, g, b):\n    return None if v < 0.3 else 1.0\n")
     cfg = write_config(tmp_path, NORM_CONFIG.format(spec=f"{mod}:f", metric_norm=""))
-    code, out, _ = run_cli(["score", results, "--config", cfg, "--format", "json"], capsys)
+    code, out, _ = run_cli(["score", results, "--config", cfg, "--format", "json", "--allow-code"], capsys)
     assert code == 0
     c = {m["model"]: m for m in json.loads(out)["models"]}["org/complete"]
     assert c["missing"] == {"c/b/n": "normalizer gave no score"} and c["overall"] == 1.0 and c["partial"]
@@ -350,7 +350,7 @@ def test_bad_normalizer_import_path(tmp_path, capsys, spec, message):
 def test_normalizer_module_failing_at_import(tmp_path):
     mod = _norm_module(tmp_path, "raise ImportError('needs something')\n")
     with pytest.raises(ScorekitError, match="importing normalizer module .* failed: ImportError: needs something"):
-        import_normalizer(f"{mod}:f", search_dir=tmp_path)
+        import_normalizer(f"{mod}:f", search_dir=tmp_path, allow_code=True)
 
 
 # --- config validation ----------------------------------------------------------------------

@@ -25,8 +25,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from scorekit.errors import ScorekitError
-from scorekit.io import read_text
+from scorekit.errors import ScorekitError, one_line, shown
+from scorekit.io import nul_line, read_text
 
 TOTALS_KEY = "known_totals"
 
@@ -69,13 +69,24 @@ class RankRow:
 
 def parse_rank_text(text: str, path: str = "<string>") -> RankData:
     """Parse the dict-literal format safely; raise :class:`ScorekitError` naming path:line."""
+    if text.startswith("\ufeff"):  # a UTF-8 BOM (some editors write one)
+        text = text[1:]
+    nul = nul_line(text)
+    if nul is not None:
+        raise ScorekitError("not a dictionary file: NUL byte", path=path, where=f"line {nul}")
     try:
         tree = ast.parse(text, filename=path, mode="exec")
     except SyntaxError as exc:
         where = f"line {exc.lineno}" + (f" column {exc.offset}" if exc.offset else "")
-        raise ScorekitError(f"not a dictionary file: {exc.msg}", path=path, where=where) from None
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        raise ScorekitError(f"not a dictionary file: {type(exc).__name__}", path=path) from None
+        msg = exc.msg
+        if "Exceeds the limit" in msg:
+            msg = "an integer with more than 4300 digits"
+        raise ScorekitError(f"not a dictionary file: {one_line(msg)}", path=path, where=where) from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        # Python's parser gives up on absurd nesting (10^5 unary minus signs, 200 brackets)
+        raise ScorekitError(
+            f"not a dictionary file: expression nested too deeply for Python's parser ({type(exc).__name__})", path=path
+        ) from None
 
     dicts: list[tuple[str | None, int, dict[str, Any]]] = []
     for stmt in tree.body:
@@ -124,17 +135,17 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
             seen_names[name] = line
         total = d.pop(TOTALS_KEY)
         if not _is_int(total) or total < 1:
-            raise _err(path, line, f"benchmark {label}: '{TOTALS_KEY}' must be a positive integer, got {total!r}")
+            raise _err(path, line, f"benchmark {label}: '{TOTALS_KEY}' must be a positive integer, got {shown(total)}")
         ranks: dict[str, int | None] = {}
         for model, rank in d.items():
             if rank is None:
                 ranks[model] = None
                 continue
             if not _is_int(rank):
-                raise _err(path, line, f"benchmark {label}, model '{model}': rank must be an integer or None, got {rank!r}")
+                raise _err(path, line, f"benchmark {label}, model {shown(model)}: rank must be an integer or None, got {shown(rank)}")
             if not 1 <= rank <= total:
                 raise _err(
-                    path, line, f"benchmark {label}, model '{model}': rank {rank} is outside 1..{total} (known_totals)"
+                    path, line, f"benchmark {label}, model {shown(model)}: rank {shown(rank)} is outside 1..{shown(total)} (known_totals)"
                 )
             ranks[model] = rank
         benchmarks.append(Benchmark(name or f"line {line}", line, total, ranks))
@@ -142,9 +153,10 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
     costs: dict[str, int | float | None] = {}
     for model, cost in cost_dict.items():
         if cost is not None and (
-            isinstance(cost, bool) or not isinstance(cost, (int, float)) or not math.isfinite(cost) or cost < 0
+            isinstance(cost, bool) or not isinstance(cost, (int, float)) or cost < 0
+            or (isinstance(cost, int) and cost.bit_length() > 1000) or not math.isfinite(cost)
         ):
-            raise _err(path, cost_line, f"cost dictionary, model '{model}': cost must be a number >= 0 or None, got {cost!r}")
+            raise _err(path, cost_line, f"cost dictionary, model {shown(model)}: cost must be a number >= 0 or None, got {shown(cost)}")
         costs[model] = cost
     return RankData(path, tuple(benchmarks), costs)
 
@@ -166,11 +178,11 @@ def _literal_dict(node: ast.Dict, path: str, name: str | None) -> dict[str, Any]
             raise _err(path, value_node.lineno, f"{label}: '**' unpacking is not allowed")
         key = _literal(key_node, path, label)
         if not isinstance(key, str):
-            raise _err(path, key_node.lineno, f"{label}: key {key!r} must be a string (model name)")
+            raise _err(path, key_node.lineno, f"{label}: key {shown(key)} must be a string (model name)")
         if key in out:
-            raise _err(path, key_node.lineno, f"{label}: key '{key}' appears twice (first at line {lines[key]})")
+            raise _err(path, key_node.lineno, f"{label}: key {shown(key)} appears twice (first at line {lines[key]})")
         lines[key] = key_node.lineno
-        out[key] = _literal(value_node, path, f"{label}, key '{key}'")
+        out[key] = _literal(value_node, path, f"{label}, key {shown(key)}")
     return out
 
 
@@ -279,7 +291,7 @@ _MIN_WIDTHS = (5, 22, 8, 8, 12, 7)
 def _cells(row: RankRow) -> list[str]:
     return [
         str(row.position),
-        row.model,
+        one_line(row.model),
         f"{row.score:.3f}",
         "N/A" if row.std is None else f"{row.std:.3f}",
         str(row.n_benchmarks),

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,8 +180,12 @@ class _Checker:
         return tuple(out)
 
 
-def load_scoring_config(path: str | Path) -> ScoringConfig:
+def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> ScoringConfig:
     """Read and validate a scoring config; import its normalizers.
+
+    A normalizer is imported from the installed modules only; a module that sits beside the
+    config (``<config folder>/<module>.py``) is imported only with ``allow_code=True``
+    (``scorekit score --allow-code``), so reading a config never runs code unasked.
 
     Rejects: unknown keys, missing ``categories``/``benchmarks``/``metrics``/``key``/
     ``good``/``bad``, non-numeric or non-finite thresholds and weights, negative weights,
@@ -192,7 +197,7 @@ def load_scoring_config(path: str | Path) -> ScoringConfig:
     if data is None:
         raise ScorekitError("config is empty", path=path)
     top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description"}, {"categories"})
-    default_norm = _normalizer_from(ck, top, "", path)
+    default_norm = _normalizer_from(ck, top, "", path, allow_code)
     cats_raw = ck.names(top["categories"], "categories", top, "categories", "category")
     categories = []
     for cname, craw in cats_raw.items():
@@ -215,7 +220,7 @@ def load_scoring_config(path: str | Path) -> ScoringConfig:
                     {"key", "good", "bad", "weight", "unit", "description", "normalizer"},
                     {"key", "good", "bad"},
                 )
-                norm = _normalizer_from(ck, mraw, mkp, path) or default_norm
+                norm = _normalizer_from(ck, mraw, mkp, path, allow_code) or default_norm
                 metrics.append(
                     MetricSpec(
                         category=cname,
@@ -244,7 +249,7 @@ def load_scoring_config(path: str | Path) -> ScoringConfig:
     return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""))
 
 
-def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path) -> tuple[str, Normalizer] | None:
+def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path, allow_code: bool) -> tuple[str, Normalizer] | None:
     if node.get("normalizer") is None:
         return None
     spec = node["normalizer"]
@@ -252,32 +257,48 @@ def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path) -> tupl
     if not isinstance(spec, str):
         raise ck.fail(f"expected 'package.module:function', got {_type_name(spec)}", kp, node, "normalizer")
     try:
-        return spec, import_normalizer(spec, search_dir=path.parent)
+        return spec, import_normalizer(spec, search_dir=path.parent, allow_code=allow_code)
     except ScorekitError as exc:
         raise ck.fail(str(exc), kp, node, "normalizer") from None
 
 
-def import_normalizer(spec: str, search_dir: str | Path | None = None) -> Normalizer:
+def import_normalizer(spec: str, search_dir: str | Path | None = None, *, allow_code: bool = True) -> Normalizer:
     """Import ``"package.module:function"`` (the attribute may be dotted, ``mod:Cls.fn``).
 
     The function is called as ``fn(value, good, bad)`` with Python floats and must return a
-    number in [0, 1], or None/NaN for "no score". When the module is not importable from
-    ``sys.path``, ``search_dir`` (the config's folder) is tried as well.
+    number in [0, 1], or None/NaN for "no score". The module must be installed (importable from
+    ``sys.path``, not from the current folder). A module in ``search_dir`` (the config's folder)
+    is imported only when ``allow_code`` is true; otherwise finding one there raises
+    :class:`ScorekitError` naming ``--allow-code``. A module that fails while importing, even
+    with ``SystemExit``, raises :class:`ScorekitError`.
     """
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr or not all(p.isidentifier() for p in module_name.split(".") + attr.split(".")):
         raise ScorekitError(f"normalizer {spec!r} must look like 'package.module:function'")
+    top = module_name.split(".")[0]
+    local = _local_module(top, search_dir)
+    installed = top in sys.modules or _installed(top, search_dir)
+    if not installed and local is not None and not allow_code:
+        raise ScorekitError(
+            f"normalizer module {top!r} is {local}, beside the config: importing it runs that code, "
+            "so scorekit does it only with --allow-code (or install the module)"
+        )
     added = None
-    if search_dir is not None and str(search_dir) not in sys.path:
+    if allow_code and search_dir is not None and str(search_dir) not in sys.path:
         added = str(search_dir)
         sys.path.append(added)  # appended: never shadows installed modules
+    saved_path = sys.path[:]
+    if not allow_code:  # the current folder ('' with python -m) is not an installed module
+        sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         raise ScorekitError(f"cannot import normalizer module {module_name!r}: {exc}") from None
-    except Exception as exc:  # user code failed while importing
+    except (Exception, SystemExit) as exc:  # user code failed while importing
         raise ScorekitError(f"importing normalizer module {module_name!r} failed: {type(exc).__name__}: {exc}") from None
     finally:
+        if not allow_code:
+            sys.path[:] = saved_path
         if added is not None and added in sys.path:
             sys.path.remove(added)
     obj: Any = module
@@ -288,6 +309,28 @@ def import_normalizer(spec: str, search_dir: str | Path | None = None) -> Normal
     if not callable(obj):
         raise ScorekitError(f"normalizer {spec!r} is not callable")
     return obj
+
+
+def _local_module(name: str, folder: str | Path | None) -> str | None:
+    """``name``'s file or package in ``folder`` (shown in messages), or None."""
+    if folder is None:
+        return None
+    for candidate in (Path(folder) / f"{name}.py", Path(folder) / name / "__init__.py"):
+        if candidate.is_file():
+            return str(candidate.parent if candidate.name == "__init__.py" else candidate)
+    return None
+
+
+def _installed(name: str, folder: str | Path | None) -> bool:
+    """True when top-level module ``name`` is found on ``sys.path`` outside ``folder`` and the
+    current folder (no import is run: only the finders are asked)."""
+    from importlib.machinery import PathFinder
+
+    if name in sys.builtin_module_names:
+        return True
+    skip = {"", ".", os.getcwd(), *([str(Path(folder).resolve()), str(folder)] if folder is not None else [])}
+    found = PathFinder.find_spec(name, [p for p in sys.path if p not in skip and os.path.realpath(p or ".") not in skip])
+    return found is not None
 
 
 def _join(keypath: str, key: Any) -> str:

@@ -295,7 +295,7 @@ def score_models(
 def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
     try:
         result = spec.normalizer(float(value), spec.good, spec.bad)
-    except Exception as exc:  # user code
+    except (Exception, SystemExit) as exc:  # user code; SystemExit must not end the run silently
         raise NormalizerError(
             f"normalizer {spec.normalizer_name} raised {type(exc).__name__}: {exc} "
             f"(model {model!r}, metric {spec.path}, value {value!r})"

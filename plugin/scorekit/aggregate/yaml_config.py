@@ -1,9 +1,12 @@
 """Read a YAML config file: the one reader of scorekit's leaderboard and scoring configs.
 
-PyYAML's safe loader (no Python tags), with two additions: a key written twice in one mapping
-is an error (YAML would silently keep the last), and every mapping is a :class:`LineMap` that
-remembers its own line and the line of each key, so a validator can name the place. Every
-problem raises :class:`~scorekit.errors.ScorekitError` naming the file and the line.
+PyYAML's safe loader (no Python tags), with these additions: a key written twice in one mapping
+is an error (YAML would silently keep the last); nesting deeper than :data:`YAML_DEPTH_MAX`
+levels, aliases that expand to more than :data:`YAML_VALUES_MAX` values ("billion laughs") and
+integers too large for a float are errors; a UTF-8 BOM is accepted and a NUL byte is reported
+with its line; and every mapping is a :class:`LineMap` that remembers its own line and the line
+of each key, so a validator can name the place. Every problem raises
+:class:`~scorekit.errors.ScorekitError` naming the file and the line.
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ from typing import Any
 
 import yaml
 
-from scorekit.errors import ScorekitError
-from scorekit.io import read_text
+from scorekit.errors import ScorekitError, one_line
+from scorekit.io import nul_line, read_text
+
+YAML_DEPTH_MAX = 100  # a config is a few levels deep; PyYAML's composer would hit Python's recursion limit near 300
+YAML_VALUES_MAX = 100_000  # values after alias expansion; a real config has a few hundred
 
 
 class LineMap(dict):
@@ -25,7 +31,61 @@ class LineMap(dict):
 
 
 class _Loader(yaml.SafeLoader):
-    pass
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):  # noqa: ANN001 - PyYAML's signature
+        self._depth += 1
+        try:
+            if self._depth > YAML_DEPTH_MAX:
+                mark = self.peek_event().start_mark
+                raise ScorekitError(f"nested deeper than {YAML_DEPTH_MAX} levels", where=f"line {mark.line + 1}")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def compose_document(self):  # noqa: ANN201
+        node = super().compose_document()
+        if node is not None:
+            _check_expansion(node)
+        return node
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Refuse a document whose aliases expand to more than YAML_VALUES_MAX values: every
+    alias repeats its anchor's whole subtree wherever the value is used or printed."""
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        sizes[id(node)] = total
+        if total > YAML_VALUES_MAX:
+            raise ScorekitError(
+                f"aliases expand to more than {YAML_VALUES_MAX} values (anchor/alias bomb?)",
+                where=f"line {node.start_mark.line + 1}",
+            )
+        return total
+
+    size(root)
+
+
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int:
+    line = node.start_mark.line + 1
+    try:
+        value = loader.construct_yaml_int(node)
+    except ValueError:  # more than 4300 decimal digits
+        raise ScorekitError("integer too large", where=f"line {line}") from None
+    if value.bit_length() > 1000:
+        raise ScorekitError(f"integer too large (about {int(value.bit_length() * 0.30103) + 1} digits)", where=f"line {line}")
+    return value
 
 
 def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
@@ -50,6 +110,7 @@ def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
 
 
 _Loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def read_yaml(path: str | os.PathLike[str]) -> Any:
@@ -67,5 +128,9 @@ def read_yaml(path: str | os.PathLike[str]) -> Any:
         if exc.problem and exc.context and ctx is not None and (mark is None or ctx.line != mark.line):
             problem += f" ({exc.context} started at line {ctx.line + 1})"
         raise ScorekitError(f"invalid YAML: {problem}", path=path, where=where) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, ...)
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else nul_line(text)
+        what = "NUL byte" if exc.character in ("\0", 0) else f"character #x{ord(exc.character) if isinstance(exc.character, str) else exc.character:04x}"
+        raise ScorekitError(f"invalid YAML: {what} not allowed", path=path, where=f"line {line}" if line else None) from None
     except yaml.YAMLError as exc:
-        raise ScorekitError(f"invalid YAML: {exc}", path=path) from None
+        raise ScorekitError(f"invalid YAML: {one_line(str(exc))}", path=path) from None

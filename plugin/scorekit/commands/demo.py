@@ -55,14 +55,20 @@ def _offline_model(model: str | None, model_args: str | None) -> bool:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from scorekit.commands.checks import check_seed
     from scorekit.demo.model import resolve_model
-    from scorekit.errors import ScorekitError
+    from scorekit.errors import ScorekitError, shown
 
     console = Console(stderr=True, highlight=False)
     if args.questions is not None and args.questions < 1:
         raise ScorekitError("--questions must be at least 1")
     if args.max_gen_toks < 1:
         raise ScorekitError("--max-gen-toks must be at least 1")
+    check_seed(args.seed)
+    if args.batch_size != "auto" and not (args.batch_size.isdigit() and int(args.batch_size) >= 1):
+        raise ScorekitError(f"--batch-size must be a positive integer or 'auto', got {shown(args.batch_size)}")
+    if not args.output_dir.strip():
+        raise ScorekitError("--output-dir is empty: name a folder")
     choice = resolve_model(args.model, args.model_args, chat_template=args.chat_template)
     if _offline_model(args.model, args.model_args):
         for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from scorekit.errors import one_line
+
 FORMATS = ("table", "markdown", "csv", "json", "html")
 PROGRESS_AFTER_S = 2.0
 
@@ -71,21 +73,27 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.normalize import load_config
     from scorekit.aggregate.results_files import load_results
-    from scorekit.errors import ScorekitError
-    from scorekit.io import emit, write_bytes_atomic
+    from scorekit.commands.checks import check_digits, check_plot
+    from scorekit.io import check_output, emit, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
-    if args.digits < 0:
-        raise ScorekitError("--digits must be >= 0")
+    check_digits(args.digits)
     plot_fmt = None
-    if args.plot:
-        plot_fmt = Path(args.plot).suffix.lstrip(".").lower() or "png"
-    if args.config is None:  # one per harness: see leaderboard.config_for
+    if args.plot is not None:
+        plot_fmt = check_plot(args.plot)
+    config_path = None if args.config is None else find_config(args.config)
+    inputs = [*args.paths, *([config_path] if config_path else [])]
+    output = check_output(args.output, inputs)
+    check_output(args.plot, [*inputs, *([output] if output else [])], option="--plot")
+    if config_path is None:  # one per harness: see leaderboard.config_for
         config = {"lm-eval": lb.shipped_config(lb.DEFAULT_CONFIG), "lighteval": lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)}
     else:
-        config = load_config(find_config(args.config))
+        config = load_config(config_path)
     with _Progress(args.progress) as progress:
         loaded = load_results(args.paths, on_file=progress.update)
+    read = [f.path for f in loaded.files]
+    refuse_input_as_output(output, read)
+    refuse_input_as_output(args.plot, read, option="--plot")
     rows = lb.compute_leaderboard(loaded.models.values(), config)
     first = config if not isinstance(config, dict) else config["lm-eval"]
     columns = list(first.columns) + ([first.average] if first.average else [])
@@ -96,23 +104,24 @@ def _run(args: argparse.Namespace) -> int:
 
         image = leaderboard_png(rows, columns, title=first.name, fmt=plot_fmt)
 
-    # Everything is computed; write outputs (each atomically), then the notes.
+    # Everything is computed; write the main output, then the side output (each atomically),
+    # then the notes: a failing --output leaves no plot behind.
+    emit(text, output)
     if image is not None:
         write_bytes_atomic(args.plot, image)
-    emit(text, args.output)
     for line in lb.override_notes(loaded.models.values()):
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     for row in rows:
         for line in row.notes:
-            print(f"scorekit: note: {row.model}: {line}", file=sys.stderr)
+            print(one_line(f"scorekit: note: {row.model}: {line}"), file=sys.stderr)
     for line in lb.missing_notes(rows):
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     summary = loaded.skipped_summary()
     if summary:
-        print(f"scorekit: note: {summary}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
     if isinstance(config, dict):
         used = sorted({r.config for r in rows})
-        print(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}"), file=sys.stderr)
     return 0
 
 
@@ -122,7 +131,12 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
         import orjson
 
         doc = {"models": [r.to_json() for r in rows]}
-        return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+        try:
+            return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+        except orjson.JSONEncodeError:  # a lone surrogate (non-UTF-8 folder name): written escaped
+            import json
+
+            return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     from scorekit.tables import render as render_table
 
     header = ["Model"] + columns

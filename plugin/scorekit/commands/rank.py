@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -51,23 +52,24 @@ def missing_file_message(name: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
-    from scorekit.errors import ScorekitError
-    from scorekit.io import emit
+    from scorekit.errors import ScorekitError, one_line
+    from scorekit.io import check_output, emit
 
     path = Path(args.file)
-    if not path.exists():
+    if not os.path.lexists(path):  # the product spec's multi-line message (the README's one exception)
         sys.stderr.write(missing_file_message(args.file))
         return 2
+    output = check_output(args.output, [path])
     data = rank.read_rank_file(path)
     rows = rank.compute_ranking(data)
     if not rows:
         raise ScorekitError("no model has a rank in any benchmark: nothing to rank", path=path)
     text = rank.render_ranking(rows, args.format)
-    emit(text, args.output)
+    emit(text, output)
     for models, why in (
         (rank.unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
         (rank.costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
     ):
         if models:
-            print(f"scorekit rank: note: {len(models)} model(s) {why}: {', '.join(models)}", file=sys.stderr)
+            print(f"scorekit rank: note: {len(models)} model(s) {why}: {one_line(', '.join(models))}", file=sys.stderr)
     return 0

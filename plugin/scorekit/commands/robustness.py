@@ -32,17 +32,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.errors import ScorekitError
-    from scorekit.io import emit
+    from scorekit.errors import ScorekitError, one_line
+    from scorekit.io import check_output, emit, refuse_input_as_output
     from scorekit.robustness.readers import read_paths
     from scorekit.robustness.report import build_report, notes_lines, render_report
 
     if not 0 < args.confidence < 1:
         raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
-    report = build_report(read_paths(args.paths), confidence=args.confidence)
+    output = check_output(args.output, args.paths)
+    read = read_paths(args.paths)
+    refuse_input_as_output(output, [*(f for s in read.samples for f in s.sources), *(a.source for a in read.aggregates)])
+    report = build_report(read, confidence=args.confidence)
     text = render_report(report, args.format)
-    emit(text, args.output)
+    emit(text, output)
     if args.format == "csv":  # the long CSV has no room for notes: say them on stderr
         for line in notes_lines(report):
-            print(f"scorekit: note: {line}", file=sys.stderr)
+            print(f"scorekit: note: {one_line(line)}", file=sys.stderr)
     return 0

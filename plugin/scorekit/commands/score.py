@@ -11,6 +11,8 @@ import math
 import sys
 from typing import Any
 
+from scorekit.errors import one_line
+
 FORMATS = ("table", "markdown", "csv", "json", "html")
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
@@ -53,6 +55,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    p.add_argument(
+        "--allow-code",
+        action="store_true",
+        help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
+        "without it only installed modules are imported",
+    )
     p.set_defaults(func=run)
 
 
@@ -60,22 +68,27 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.results_files import load_results
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.aggregate.threshold import BadValue, NormalizerError, score_models
+    from scorekit.commands.checks import check_digits
     from scorekit.errors import ScorekitError
-    from scorekit.io import emit
+    from scorekit.io import check_output, emit, refuse_input_as_output
     from scorekit.resources import find_config
 
-    if args.digits < 0:
-        raise ScorekitError("--digits must be >= 0")
-    config = load_scoring_config(find_config(args.config))
+    check_digits(args.digits)
+    config_path = find_config(args.config)
+    output = check_output(args.output, [*args.paths, config_path])
+    config = load_scoring_config(config_path, allow_code=args.allow_code)
     loaded = load_results(args.paths)
+    refuse_input_as_output(output, [f.path for f in loaded.files])
     models = {name: {k: f.tasks[k] for k, f in mr.task_files.items()} for name, mr in loaded.models.items()}
     newest = {name: _run_time_of(mr) for name, mr in loaded.models.items()}
     derived = _group_values(loaded, models, config, newest)
     try:
         scored = score_models(config, models, missing=args.missing, newest=newest)
     except BadValue as exc:
-        task = loaded.models[exc.model].tasks.get(exc.task) if exc.task else None
-        raise ScorekitError(str(exc), path=task.source if task else None) from None
+        model = loaded.models[exc.model]
+        task = model.get(exc.task) if exc.task else None
+        # no single task (an ambiguous key): name the model's results files
+        raise ScorekitError(str(exc), path=task.source if task else ", ".join(model.sources)) from None
     except NormalizerError as exc:
         raise ScorekitError(str(exc), path=config.path) from None
     found_any = any(
@@ -97,10 +110,10 @@ def run(args: argparse.Namespace) -> int:
     scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
-    emit(text, args.output)
+    emit(text, output)
     _notes(loaded, scored, config, newest)
     for line in derived:
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     return 0
 
 
@@ -140,7 +153,7 @@ def _notes(loaded, scored: list[dict[str, Any]], config, newest) -> None:
     from scorekit.harness_outputs import find_task_key
 
     for line in override_notes(loaded.models.values()):
-        print(f"scorekit: note: {line}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
     for name, mr in loaded.models.items():
         said = set()
         for spec in config.metrics:
@@ -149,19 +162,19 @@ def _notes(loaded, scored: list[dict[str, Any]], config, newest) -> None:
                 if found and found[1] and task not in said:
                     said.add(task)
                     key, others = found
-                    print(
+                    print(one_line(
                         f"scorekit: note: {name}: {task}: several runs ({', '.join(sorted([key] + others))}); "
-                        f"used the newest, {key} from {mr.task_files[key].path}",
+                        f"used the newest, {key} from {mr.task_files[key].path}"),
                         file=sys.stderr,
                     )
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"
             listed = ", ".join(f"{p} ({r})" for p, r in m["missing"].items())
-            print(f"scorekit: note: {m['model']}: {what}, without {listed}", file=sys.stderr)
+            print(one_line(f"scorekit: note: {m['model']}: {what}, without {listed}"), file=sys.stderr)
     summary = loaded.skipped_summary()
     if summary:
-        print(f"scorekit: note: {summary}", file=sys.stderr)
+        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
 
 
 def _columns(config, detail: str) -> list[tuple[str, Any]]:

@@ -28,13 +28,12 @@ import importlib.util
 import logging
 import os
 import pickle
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
-from scorekit.io import atomic_path, write_bytes_atomic
+from scorekit.io import read_bytes, write_bytes_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -150,18 +149,18 @@ def install_placeholder(path: Path | None = None, *, source: str | os.PathLike[s
     placeholder is written. Never overwrites an existing file. Returns the path written.
     """
     path = tiny_benchmarks_pkl_path() if path is None else Path(path)
-    if path.exists():
-        raise ScorekitError(f"already exists ({placeholder_status(path)}); nothing written", path=path)
+    if os.path.lexists(path):
+        what = {"placeholder": "scorekit's placeholder", "present": "a file that is not scorekit's placeholder"}.get(
+            placeholder_status(path), "a folder" if path.is_dir() else "something that is not a file"
+        )
+        raise ScorekitError(f"already exists ({what}); nothing written", path=path)
+    # the source is read first, so that a problem with it is said of it, not of the destination
+    data = PLACEHOLDER_BYTES if source is None else read_bytes(source, expected="a tinyBenchmarks.pkl file")
     try:
-        if source is not None:
-            source = Path(source)
-            if not source.is_file():
-                raise ScorekitError("file not found", path=source)
-            with atomic_path(path) as tmp:
-                shutil.copyfile(source, tmp)
-        else:
-            write_bytes_atomic(path, PLACEHOLDER_BYTES)
-    except PermissionError:
+        write_bytes_atomic(path, data)
+    except ScorekitError as exc:
+        if "Permission denied" not in str(exc):
+            raise
         raise ScorekitError(
             "permission denied; run with the rights of the Python environment's owner, or use "
             "`python -m scorekit.lighteval ...`, which needs no file",
@@ -177,6 +176,8 @@ def remove_placeholder(path: Path | None = None) -> bool:
     """
     path = tiny_benchmarks_pkl_path() if path is None else Path(path)
     status = placeholder_status(path)
+    if status == "missing" and os.path.lexists(path):
+        raise ScorekitError("is not a file (so not scorekit's placeholder); left in place", path=path)
     if status == "missing":
         return False
     if status != "placeholder":

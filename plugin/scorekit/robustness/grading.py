@@ -51,7 +51,7 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
     ``option_map`` and ``canonical_map`` (empty = identity) to the canonical original option
     (the answer's *content*); correct iff it is ``gold_canonical``. Free form (MATH): the extracted answer
     string; correct iff :func:`~scorekit.metrics.math_equivalent` to ``gold``. ``sample`` is the repeat index
-    (non-greedy)."""
+    (non-greedy). A variant outside ``0..n_variants - 1`` raises ValueError."""
     if get_benchmark(doc["benchmark"]).options == 0:
         answer = extract_math_answer(output)
         correct = math_equivalent(answer, doc["gold"])
@@ -65,8 +65,11 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
             canonical_map = doc["canonical_map"]
             answer = int(canonical_map[original]) if canonical_map else original
             correct = answer == int(doc["gold_canonical"])
-    return _RECORD(Record, (str(doc["question_id"]), str(doc["family"]), int(doc["variant"] if sample is None else sample),
-                            int(doc["n_variants"]), str(doc["category"]), answer, bool(correct)))
+    variant, n_variants = int(doc["variant"] if sample is None else sample), int(doc["n_variants"])
+    if not 0 <= variant < n_variants:  # raised here, where the reader can name the file and line
+        raise ValueError(f"question {str(doc['question_id'])!r}: variant {variant} outside 0..{n_variants - 1}")
+    return _RECORD(Record, (str(doc["question_id"]), str(doc["family"]), variant,
+                            n_variants, str(doc["category"]), answer, bool(correct)))
 
 
 def equal_for(benchmark: str):

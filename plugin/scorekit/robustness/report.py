@@ -561,7 +561,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     tables and the notes, every value escaped), ``csv`` (long format) or ``json``."""
     import json
 
-    from scorekit.tables import html_document, render
+    from scorekit.tables import html_document, markdown_escape, render, text_escape
 
     if fmt == "json":
         return json.dumps(report_to_json(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -580,12 +580,12 @@ def render_report(report: Report, fmt: str = "table") -> str:
     table = robust_table(report)
     if table:
         parts.append(render(table[0], table[1], fmt, title="Robustified tasks"))
-    lines = notes_lines(report)
+    lines = notes_lines(report)  # notes hold model and file names: escaped for the format below
     if fmt == "html":
         return html_document("SCORE robustness", parts, notes=lines)
     if lines:
         if fmt == "markdown":
-            parts.append("### Notes\n\n" + "\n".join(f"- {line}" for line in lines) + "\n")
+            parts.append("### Notes\n\n" + "\n".join(f"- {markdown_escape(line)}" for line in lines) + "\n")
         else:
-            parts.append("Notes:\n" + "\n".join(f"  - {line}" for line in lines) + "\n")
+            parts.append("Notes:\n" + "\n".join(f"  - {text_escape(line)}" for line in lines) + "\n")
     return "\n".join(parts)

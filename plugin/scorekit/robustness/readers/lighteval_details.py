@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, one_line
 from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
@@ -65,19 +65,27 @@ def _records_from_table(path: Path) -> tuple[list[Record], int, dict[str, bool]]
 
     try:
         table = pq.read_table(path, columns=["doc", "model_response"])
-    except Exception as exc:  # pyarrow raises several types for damaged files
-        raise ScorekitError(f"cannot read lighteval details parquet: {exc}", path=path) from None
+    except Exception as exc:  # pyarrow raises several types for damaged files; its messages span lines
+        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
     records: list[Record] = []
     identical: dict[str, bool] = {}
     foreign = 0
     for i, row in enumerate(table.to_pylist()):
-        fields = ((row.get("doc") or {}).get("specific") or {}).get(SCORE_DOC_KEY)
+        where = f"row {i}"
+        doc = row.get("doc")
+        specific = doc.get("specific") if isinstance(doc, dict) else None
+        fields = specific.get(SCORE_DOC_KEY) if isinstance(specific, dict) else None
         if not fields:
             foreign += 1
             continue
+        if not isinstance(fields, dict):
+            raise ScorekitError(f"SCORE document is {type(fields).__name__}, expected a mapping", path=path, where=where)
         response = row.get("model_response") or {}
+        if not isinstance(response, dict):
+            raise ScorekitError(f"model_response is {type(response).__name__}, expected a mapping", path=path, where=where)
         texts = response.get("text_post_processed") or response.get("text") or []
-        where = f"row {i}"
+        if isinstance(texts, str):
+            texts = [texts]
         try:
             if fields["family"] == "non_greedy":
                 if len(texts) < int(fields["n_variants"]):
@@ -90,6 +98,8 @@ def _records_from_table(path: Path) -> tuple[list[Record], int, dict[str, bool]]
                 records.append(record_for(fields, texts[0] if texts else None))
         except KeyError as exc:
             raise ScorekitError(f"SCORE document lacks field {exc.args[0]!r}", path=path, where=where) from None
+        except (ValueError, TypeError, IndexError, AttributeError) as exc:
+            raise ScorekitError(f"cannot score this SCORE row: {one_line(str(exc))}", path=path, where=where) from None
     return records, foreign, identical
 
 

@@ -1,0 +1,350 @@
+"""Issue 11, item 5 and 6: broken, hostile and odd input files on every command that reads
+files. Each gives exit 0 with a correct result, or one line naming the file and the place."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+
+import pytest
+
+from tests.hostile.support import (
+    LIGHTEVAL_DETAILS,
+    LIGHTEVAL_RESULTS,
+    RANK_TEXT,
+    assert_ok_or_one_line,
+    assert_one_line_error,
+    results_body,
+    run,
+    score_run,
+    write_results,
+)
+
+RESULTS_COMMANDS = ("leaderboard", "score", "robustness")
+
+
+def _text(body: dict) -> str:
+    return json.dumps(body)
+
+
+# --- huge integers -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", RESULTS_COMMANDS)
+def test_integer_of_5000_digits_in_an_unused_field(tmp_path, command):
+    body = _text(results_body())[:-1] + ', "unused": ' + "9" * 5000 + "}"
+    path = write_results(tmp_path, body)
+    code, out, err = run([command, path])
+    if command == "robustness":  # no SCORE task in a leaderboard results file: said in one line
+        assert_one_line_error((code, out, err), "no SCORE robustness results")
+    else:
+        assert code == 0, err
+        assert "Traceback" not in err
+
+
+def test_metric_of_400_digits_is_reported_with_its_place(tmp_path):
+    text = re.sub(r'"acc_norm,none": [0-9.e-]+', '"acc_norm,none": 1' + "0" * 400, _text(results_body()))
+    path = write_results(tmp_path, text)
+    assert_one_line_error(run(["leaderboard", path]), str(path), "acc_norm,none", "outside [0, 1]")
+    # score: read as inf (as lm-eval's Infinity), which the thresholds clip like any value
+    code, out, err = run(["score", path, "--format", "json"])
+    assert code == 0, err
+    gpqa = json.loads(out)["models"][0]["categories"]["knowledge"]["benchmarks"]["gpqa"]
+    assert gpqa["score"] == 1.0
+
+
+def test_big_int_in_samples_line_names_the_line(tmp_path):
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    row = json.loads(lines[2])
+    row["doc_id"] = 10**400  # json writes it; a long integer anywhere must not crash
+    lines[2] = json.dumps(row)
+    lines[3] = lines[3][:-1] + ', "unused": ' + "7" * 5000 + "}"
+    samples.write_text("\n".join(lines) + "\n")
+    code, out, err = run(["robustness", samples])
+    assert code == 0, err
+    assert "SCORE robustness" in out
+
+
+@pytest.mark.parametrize(
+    "literal,needle",
+    [("-0x" + "f" * 5000, "an integer of about"), ("9" * 5000, "more than 4300 digits"),
+     ("-" * 100_000 + "1", "nested too deeply"), ("1e999999", "positive integer, got inf")],
+    ids=["hex", "5000-digits", "unary-minus", "float-overflow"],
+)
+def test_rank_file_numbers(tmp_path, literal, needle):
+    path = tmp_path / "ranks.txt"
+    path.write_text("a = {'m': 1, 'known_totals': 2}\nb = {'m': 1, 'known_totals': %s}\n{}\n" % literal)
+    assert_one_line_error(run(["rank", path]), str(path), needle)
+
+
+def test_rank_file_huge_hex_total_is_a_valid_total(tmp_path):
+    path = tmp_path / "ranks.txt"
+    path.write_text("a = {'m': 1, 'n': 2, 'known_totals': 0x" + "f" * 5000 + "}\n{'m': 0x" + "f" * 5000 + "}\n")
+    assert_one_line_error(run(["rank", path]), str(path), "cost must be", "an integer of about")
+    path.write_text("a = {'m': 1, 'n': 2, 'known_totals': 0x" + "f" * 5000 + "}\n{}\n")
+    code, out, err = run(["rank", path, "--format", "json"])
+    assert code == 0, err
+    assert [r["model"] for r in json.loads(out)] == ["m", "n"]
+
+
+# --- deep nesting --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", RESULTS_COMMANDS)
+def test_json_nested_5000_deep_in_an_unused_field(tmp_path, command):
+    body = _text(results_body())[:-1] + ', "unused": ' + "[" * 5000 + "]" * 5000 + "}"
+    path = write_results(tmp_path, body)
+    assert_one_line_error(run([command, path]), str(path), "nested deeper than", "line 1 column")
+
+
+def test_jsonl_line_nested_too_deep_names_the_line(tmp_path):
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    lines[4] = lines[4][:-1] + ', "unused": ' + "[" * 3000 + "]" * 3000 + "}"
+    samples.write_text("\n".join(lines) + "\n")
+    assert_one_line_error(run(["robustness", samples]), f"{samples}: line 5", "nested deeper than")
+
+
+# --- encoding ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("fmt", ("table", "markdown", "csv", "json", "html"))
+def test_lone_surrogate_in_model_name(tmp_path, command, fmt):
+    path = write_results(tmp_path, _text(results_body("org/m\ud800x")))
+    out_file = tmp_path / f"out.{fmt}"
+    for argv in ([command, path, "--format", fmt], [command, path, "--format", fmt, "--output", out_file]):
+        code, out, err = run(argv)
+        assert code == 0, err
+    text = out_file.read_bytes().decode("utf-8")  # valid UTF-8: the surrogate is escaped
+    assert "\\ud800" in text
+    if fmt == "json":
+        assert any(m["model"] == "org/m\ud800x" for m in json.loads(text)["models"])
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file names are bytes")
+def test_non_utf8_folder_name_as_model_name(tmp_path):
+    body = results_body()
+    body.pop("model_name", None)
+    body["config"]["model_args"] = None
+    folder = os.path.join(os.fsencode(tmp_path), b"org-\xff-model")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"results_2026-11-23T12-12-41.985277.json"), "w") as fh:
+        json.dump(body, fh)
+    for fmt in ("table", "json", "markdown", "csv", "html"):
+        code, out, err = run(["leaderboard", os.fsdecode(folder), "--format", fmt, "--output", tmp_path / "out"])
+        assert code == 0, err
+        text = (tmp_path / "out").read_bytes().decode("utf-8")
+        if fmt == "json":  # the file path in "sources" keeps the undecodable byte as an escape
+            assert "org-\\udcff-model" in text and json.loads(text)["models"][0]["sources"][0].endswith(".json")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file names are bytes")
+@pytest.mark.parametrize("fmt", ("table", "json", "markdown", "csv", "html"))
+def test_non_utf8_folder_name_as_robustness_model(tmp_path, fmt):
+    folder = os.path.join(os.fsencode(tmp_path), b"org__m\xff")
+    score_run(__import__("pathlib").Path(os.fsdecode(folder)))
+    code, out, err = run(["robustness", os.fsdecode(folder), "--format", fmt])
+    assert code == 0, err
+    assert ("m\\\\udcff" if fmt == "markdown" else "m\\udcff") in out  # markdown escapes the backslash too
+
+
+@pytest.mark.parametrize("command", RESULTS_COMMANDS)
+def test_bom_is_accepted(tmp_path, command):
+    path = write_results(tmp_path, b"\xef\xbb\xbf" + _text(results_body()).encode())
+    code, out, err = run([command, path])
+    if command == "robustness":
+        assert_one_line_error((code, out, err), "no SCORE robustness results")
+    else:
+        assert code == 0, err
+
+
+def test_rank_file_with_bom_is_accepted(tmp_path):
+    path = tmp_path / "ranks.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + RANK_TEXT.encode())
+    code, out, err = run(["rank", path])
+    assert code == 0, err
+    assert "org/a" in out
+
+
+@pytest.mark.parametrize("command", RESULTS_COMMANDS)
+def test_nul_byte_in_json_names_line(tmp_path, command):
+    text = json.dumps(results_body(), indent=1).replace('"results"', '"res\x00ults"', 1)
+    path = write_results(tmp_path, text)
+    assert_one_line_error(run([command, path]), str(path), "line 2 column", "\\x00")
+
+
+def test_nul_byte_in_rank_file_names_line(tmp_path):
+    path = tmp_path / "ranks.txt"
+    path.write_text(RANK_TEXT.replace("\nhelm", "\n\x00helm"))
+    assert_one_line_error(run(["rank", path]), f"{path}: line 2", "NUL")
+
+
+def test_not_utf8_rank_file_names_line(tmp_path):
+    path = tmp_path / "ranks.txt"
+    path.write_bytes(RANK_TEXT.encode() + b"# \xff\n")
+    assert_one_line_error(run(["rank", path]), f"{path}: line 4", "not UTF-8")
+
+
+# --- badly shaped lighteval files ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", RESULTS_COMMANDS)
+def test_lighteval_config_general_as_a_list(tmp_path, command):
+    body = json.loads(LIGHTEVAL_RESULTS.read_text())
+    body["config_general"] = [1, 2]
+    path = write_results(tmp_path, body, LIGHTEVAL_RESULTS.name)
+    assert_one_line_error(run([command, path]), str(path), "config_general")
+
+
+@pytest.mark.parametrize("column,value", [("doc", "just text"), ("model_response", "just text")])
+def test_lighteval_details_with_a_string_column(tmp_path, column, value):
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    table = pq.read_table(LIGHTEVAL_DETAILS)
+    rows = table.to_pylist()
+    if column == "doc":
+        rows[0]["doc"] = value  # not a SCORE row any more: must be said, not crash
+    else:
+        rows[0]["model_response"] = value
+    names = [n for n in table.column_names if n not in ("doc", "model_response")]
+    out = pa.table({**{n: [r[n] for r in rows] for n in names},
+                    "doc": [json.dumps(r["doc"]) if column == "doc" and i == 0 else r["doc"] for i, r in enumerate(rows)] if column != "doc" else [value] * len(rows),
+                    "model_response": [value] * len(rows) if column == "model_response" else [r["model_response"] for r in rows]})
+    path = tmp_path / LIGHTEVAL_DETAILS.name
+    pq.write_table(out, path)
+    assert_ok_or_one_line(run(["robustness", path]))
+    code, _, err = run(["robustness", path])
+    if column == "model_response":
+        assert code == 2 and "row 0" in err and "model_response" in err
+
+
+def test_damaged_parquet_is_one_line(tmp_path):
+    path = tmp_path / LIGHTEVAL_DETAILS.name
+    path.write_bytes(LIGHTEVAL_DETAILS.read_bytes()[: 200])
+    assert_one_line_error(run(["robustness", path]), str(path), "cannot read lighteval details parquet")
+
+
+# --- billion laughs and deep YAML ----------------------------------------------------------
+
+LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"{b}: &{b} [{', '.join(['*' + a] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi")
+)
+
+
+@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("text,needle", [(LAUGHS, "aliases expand to more than"), ("a: " + "[" * 3000 + "]" * 3000 + "\n", "nested deeper than"),
+                                         ("categories:\n  c:\n    weight: " + "9" * 5000 + "\n", "integer too large"),
+                                         ("categories:\n  c:\n    weight: 0x" + "f" * 5000 + "\n", "integer too large"),
+                                         ("a: 1\nb: x\x00\n", "NUL byte")])
+def test_hostile_yaml_config(tmp_path, command, text, needle):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(text)
+    path = write_results(tmp_path / "r", results_body())
+    started = time.perf_counter()
+    err = assert_one_line_error(run([command, path, "--config", cfg]), str(cfg), needle)
+    assert time.perf_counter() - started < 5
+    assert len(err) < 400  # the expansion is not put into the message
+
+
+def test_yaml_bom_accepted(tmp_path):
+    from scorekit.resources import config_path
+
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_bytes(b"\xef\xbb\xbf" + config_path("llm_benchmarks_scoring.yaml").read_bytes())
+    path = write_results(tmp_path / "r", results_body())
+    code, _, err = run(["score", path, "--config", cfg])
+    assert code == 0, err
+
+
+# --- unclear messages ----------------------------------------------------------------------
+
+
+def test_robustness_record_error_names_file_and_line(tmp_path):
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    row = json.loads(lines[6])
+    row["doc"]["variant"] = 99
+    lines[6] = json.dumps(row)
+    samples.write_text("\n".join(lines) + "\n")
+    assert_one_line_error(run(["robustness", samples]), f"{samples}: line 7", "variant 99 outside 0..9")
+
+
+def test_score_ambiguous_lighteval_key_names_the_results_file(tmp_path):
+    body = json.loads(LIGHTEVAL_RESULTS.read_text())
+    body["results"] = {"lighteval|gsm8k|0": {"em": 0.5}, "lighteval|gsm8k|5": {"em": 0.6}}
+    path = write_results(tmp_path, body, LIGHTEVAL_RESULTS.name)
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("categories:\n  c:\n    benchmarks:\n      b:\n        metrics:\n"
+                   "          m: {key: {task: gsm8k, metric: em}, good: 1.0, bad: 0.0}\n")
+    assert_one_line_error(run(["score", path, "--config", cfg]), str(path), "matches several results keys")
+
+
+@pytest.mark.parametrize("command", ("leaderboard", "score", "robustness", "rank"))
+def test_symlink_loop_is_said_as_a_loop(tmp_path, command):
+    loop = tmp_path / "loop.json"
+    os.symlink(loop, loop)
+    assert_one_line_error(run([command, loop]), str(loop), "symlink loop")
+
+
+@pytest.mark.parametrize("command", ("leaderboard", "score"))
+def test_symlink_loop_config(tmp_path, command):
+    loop = tmp_path / "loop.yaml"
+    os.symlink(loop, loop)
+    path = write_results(tmp_path / "r", results_body())
+    assert_one_line_error(run([command, path, "--config", loop]), str(loop), "symlink loop")
+
+
+def test_rank_missing_file_keeps_the_spec_message(tmp_path):
+    code, out, err = run(["rank", tmp_path / "nope.txt"])
+    assert code == 2 and out == "" and err.startswith("Error: File ") and "Usage: scorekit rank [FILE]" in err
+
+
+# --- lighteval-offline ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def pkl_target(tmp_path, monkeypatch):
+    from scorekit.lighteval import offline
+
+    target = tmp_path / "site" / "tinyBenchmarks.pkl"
+    target.parent.mkdir()
+    monkeypatch.setattr(offline, "tiny_benchmarks_pkl_path", lambda: target)
+    return target
+
+
+def test_offline_from_a_folder(tmp_path, pkl_target):
+    err = assert_one_line_error(run(["lighteval-offline", "--install", "--from", tmp_path]), str(tmp_path), "is a directory")
+    assert "not found" not in err and not pkl_target.exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root reads any file")
+def test_offline_unreadable_source_is_blamed_on_the_source(tmp_path, pkl_target):
+    source = tmp_path / "real.pkl"
+    source.write_bytes(b"x")
+    source.chmod(0)
+    err = assert_one_line_error(run(["lighteval-offline", "--install", "--from", source]), str(source))
+    assert str(pkl_target) not in err
+
+
+def test_offline_unreadable_source_is_blamed_on_the_source_loop(tmp_path, pkl_target):
+    source = tmp_path / "loop.pkl"
+    os.symlink(source, source)
+    err = assert_one_line_error(run(["lighteval-offline", "--install", "--from", source]), str(source), "symlink loop")
+    assert str(pkl_target) not in err and not pkl_target.exists()
+
+
+def test_offline_destination_is_a_folder(pkl_target):
+    pkl_target.mkdir()
+    err = assert_one_line_error(run(["lighteval-offline", "--install"]), str(pkl_target), "already exists (a folder)")
+    assert "(missing)" not in err
+
+
+def test_offline_remove_of_a_folder_is_left_in_place(pkl_target):
+    pkl_target.mkdir()
+    assert_one_line_error(run(["lighteval-offline", "--remove"]), str(pkl_target), "not a file")
+    assert pkl_target.is_dir()
