@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             columns = ["Model", *score_cols, *(f"{c} Raw" for c in config.columns)]
             table_rows = [[r.model, *(r.scores.get(c) for c in score_cols), *(r.raw.get(c) for c in config.columns)]
                           for r in rows]
-            summary_title = f"{config.name}: accuracy above chance, 0-100"
+            summary_title = config.name
             intro = [f"Model: {model_text}, run through lm-eval's {choice.name} model"
                      + (" with its chat template" if choice.chat_template else "") + ".",
                      sample_note + ".", settings,
