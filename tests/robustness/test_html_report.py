@@ -3,7 +3,6 @@ real browser."""
 
 from __future__ import annotations
 
-import base64
 import re
 
 import pytest
@@ -13,11 +12,9 @@ from scorekit.robustness.readers import read_paths
 from scorekit.robustness.report import build_report, summary_table
 from tests.robustness.report_fixtures import build_logs
 from tests.support import chromium
+from tests.support.chromium import assert_screenshot_has_content, assert_self_contained
 
 pytestmark = pytest.mark.slow
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
@@ -25,19 +22,6 @@ def page(tmp_path_factory):
     target = tmp_path_factory.mktemp("html") / "report.html"
     assert main(["robustness", str(logs), "--format", "html", "--output", str(target)]) == 0
     return logs, target
-
-
-def assert_self_contained(text: str) -> list[bytes]:
-    """No script, stylesheet link, frame or remote URL; every image a PNG data URL. Returns the PNGs."""
-    lowered = text.lower()
-    for tag in ("<script", "<link", "<iframe", "<object", "<embed", "@import", "url("):
-        assert tag not in lowered, tag
-    assert not re.search(r"""\b(?:src|href)\s*=\s*(?!["']?data:)""", lowered)
-    images = re.findall(r'<img [^>]*src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text)
-    assert len(images) == lowered.count("<img ")
-    pngs = [base64.b64decode(data, validate=True) for data in images]
-    assert all(png.startswith(PNG_SIGNATURE) for png in pngs)
-    return pngs
 
 
 def test_page_is_self_contained_with_tables_plots_and_notes(page):
@@ -73,15 +57,3 @@ def test_page_renders_in_headless_chromium(page, tmp_path):
     for table in probe["tables"]:
         assert table["rows"] >= 2 and table["width"] > 100 and table["height"] > 20, table
     assert_screenshot_has_content(shot)
-
-
-def assert_screenshot_has_content(shot) -> None:
-    """The screenshot (kept in the test's temp folder) is a PNG with text and plots on it."""
-    import matplotlib.image
-
-    assert shot.read_bytes()[:8] == PNG_SIGNATURE
-    pixels = matplotlib.image.imread(shot)[..., :3]
-    dark = (pixels.mean(axis=2) < 0.5).mean()
-    coloured = (pixels.max(axis=2) - pixels.min(axis=2) > 0.2).mean()
-    assert dark > 0.005, dark  # text and table lines
-    assert coloured > 0.005, coloured  # the bars of the plots

@@ -1,4 +1,5 @@
-"""Open an HTML file in real headless Chromium (Debian's ``chromium``) and report what rendered.
+"""Checks of ``report.html``: self-contained (:func:`assert_self_contained`), and what renders
+when real headless Chromium (Debian's ``chromium``) opens it (:func:`render`).
 
 Two runs of the browser on a copy of the page with a small probe script appended (the page
 itself carries no script): ``--dump-dom`` returns the DOM after the load event, where the probe
@@ -9,6 +10,7 @@ file fails to load and shows up as an image of width 0.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import os
@@ -16,6 +18,8 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -64,3 +68,30 @@ def render(page: Path, workdir: Path, *, window: tuple[int, int] = (1280, 2000))
     shot = workdir / "screenshot.png"
     _run(binary, workdir, "shot", f"--window-size={window[0]},{window[1]}", f"--screenshot={shot}", page.as_uri())
     return probe, shot
+
+
+def assert_self_contained(text: str) -> list[bytes]:
+    """No script, stylesheet link, frame or remote URL; every image a PNG data URL. Returns the PNGs."""
+    lowered = text.lower()
+    for tag in ("<script", "<link", "<iframe", "<object", "<embed", "@import", "url("):
+        assert tag not in lowered, tag
+    assert not re.search(r"""\b(?:src|href)\s*=\s*(?!["']?data:)""", lowered)
+    images = re.findall(r'<img [^>]*src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text)
+    assert len(images) == lowered.count("<img ")
+    pngs = [base64.b64decode(data, validate=True) for data in images]
+    assert all(png.startswith(PNG_SIGNATURE) for png in pngs)
+    return pngs
+
+
+def assert_screenshot_has_content(shot: Path, *, bars: bool = True) -> None:
+    """The screenshot (kept in the test's temp folder) is a PNG with text on it and, with
+    ``bars``, coloured plot bars."""
+    import matplotlib.image
+
+    assert shot.read_bytes()[:8] == PNG_SIGNATURE
+    pixels = matplotlib.image.imread(shot)[..., :3]
+    dark = (pixels.mean(axis=2) < 0.5).mean()
+    coloured = (pixels.max(axis=2) - pixels.min(axis=2) > 0.2).mean()
+    assert dark > 0.005, dark  # text and table lines
+    if bars:
+        assert coloured > 0.005, coloured  # the bars of the plots
