@@ -1,4 +1,4 @@
-"""The demo pipeline: bundled questions -> lm-eval SCORE run -> report, summary, plots.
+"""The demo pipeline: bundled questions -> lm-eval SCORE run -> report and summary.
 
 Each stage is a plain function so tests can run the pipeline on the ``dummy`` model or a
 tiny built model with a few questions, and the CLI only adds argument parsing and output.
@@ -6,9 +6,6 @@ tiny built model with a few questions, and the CLI only adds argument parsing an
 
 from __future__ import annotations
 
-import json
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,19 +34,6 @@ DEMO_TASKS: dict[str, str] = {
     "prompt_robustness_math_num_theory": "math_number_theory.jsonl",
     "non_greedy_robustness_math_num_theory": "math_number_theory.jsonl",
 }
-
-
-@dataclass
-class DemoOutputs:
-    """Where the demo wrote what."""
-
-    out_dir: Path
-    lm_eval_dir: Path
-    report_markdown: Path | None = None
-    report_json: Path | None = None
-    summary_markdown: Path | None = None
-    plots: list[Path] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def prepare_data(out_dir: Path, questions: int | None) -> dict[str, Path]:
