@@ -166,3 +166,16 @@ def test_sample_is_ten_questions_per_benchmark():
 
     assert sample_sizes() == {"mmlu_pro": MIN_QUESTIONS, "agieval": MIN_QUESTIONS, "math": MIN_QUESTIONS}
     assert sample_sizes(2) == {"mmlu_pro": 2, "agieval": 4, "math": 6}
+
+
+def test_torch_threads_follow_the_free_cores():
+    from scorekit.demo.pipeline import torch_threads
+
+    assert torch_threads(2, 0.0) == 2 and torch_threads(2, 0.4) == 2
+    assert torch_threads(2, 0.6) == 1 and torch_threads(2, 12.3) == 1  # busy: one thread, not two waiting
+    assert torch_threads(8, 3.0) == 5 and torch_threads(None, 0.0) == 1 and torch_threads(4, None) == 4
+
+
+def test_bad_threads_exit_2(capsys):
+    assert main(["demo", "--model", "dummy", "--threads", "0"]) == 2
+    assert "--threads" in capsys.readouterr().err

@@ -31,6 +31,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-gen-toks", type=int, default=None,
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
     p.add_argument("--batch-size", default="32", help="lm-eval batch size (default: 32)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch threads (default: the cores the load average leaves free, at least 1)")
     p.add_argument("--device", default="cpu", help="torch device for hf models (default: cpu)")
     p.add_argument("--seed", type=int, default=1234, help="seed for sampling and lm-eval (default: 1234)")
     chat = p.add_mutually_exclusive_group()
@@ -59,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.questions is not None and args.questions < 1:
         raise ScorekitError("--questions must be at least 1")
+    if args.threads is not None and args.threads < 1:
+        raise ScorekitError("--threads must be at least 1")
     if args.max_gen_toks is not None and args.max_gen_toks < 1:
         raise ScorekitError("--max-gen-toks must be at least 1")
     choice = resolve_model(args.model, args.model_args, chat_template=args.chat_template)
@@ -95,11 +99,20 @@ def run(args: argparse.Namespace) -> int:
     err.print(f"  {settings}")
     err.print(f"  harness output (lm-eval, transformers): {log_path}")
     batch = args.batch_size if args.batch_size == "auto" else int(args.batch_size)
+    threads = args.threads
+    if threads is None and choice.name == "hf" and "OMP_NUM_THREADS" not in os.environ:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:  # no load average (Windows)
+            load = None
+        threads = pipeline.torch_threads(os.cpu_count(), load)
+        err.print(f"  {threads} torch thread(s): {os.cpu_count()} cores"
+                  + (f", load average {load:.1f}" if load is not None else ""))
     with harness_output_to(log_path) as terminal:
         with _Stages(Console(file=terminal, highlight=False)) as stages:
             lm_eval_dir = pipeline.run_harness(
                 out, choice, questions=args.questions, max_gen_toks=args.max_gen_toks,
-                batch_size=batch, device=args.device, seed=args.seed, progress=stages.update,
+                batch_size=batch, device=args.device, seed=args.seed, progress=stages.update, threads=threads,
             )
             stages.update("report", 0, 1)
             report, report_json = pipeline.robustness_report(lm_eval_dir, sample_note=sample_note)

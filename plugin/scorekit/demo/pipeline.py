@@ -93,6 +93,22 @@ def planned_subsets() -> dict[str, list[str]]:
 Progress = Callable[[str, int, "int | None"], None]
 
 
+def torch_threads(cores: int | None, load: float | None) -> int:
+    """Threads for torch: the cores the 1-minute load average leaves free, rounded, at least 1.
+
+    torch uses every core by default; on a busy machine its threads wait for each other at
+    every step: side by side on the 2-core machine at load ~12, 32 prompts x 24 tokens took
+    16.6 s with one thread and 159.5 s with two (README, "The demo").
+
+    >>> torch_threads(2, 0.1), torch_threads(2, 1.2), torch_threads(2, 11.0), torch_threads(8, None)
+    (2, 1, 1, 8)
+    """
+    cores = cores or 1
+    if load is None:
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
 def run_harness(
     out_dir: Path,
     model: ModelChoice,
@@ -104,11 +120,13 @@ def run_harness(
     seed: int = 1234,
     tasks: list[str] | None = None,
     progress: Progress | None = None,
+    threads: int | None = None,
 ) -> Path:
     """Run the demo's SCORE tasks through lm-eval in one process (the model is loaded once for
     all tasks) and save results + samples as ``lm_eval --output_path --log_samples`` does.
 
-    ``max_gen_toks`` None means :data:`MAX_GEN_TOKS` per benchmark. ``progress(stage, done,
+    ``max_gen_toks`` None means :data:`MAX_GEN_TOKS` per benchmark; ``threads`` sets torch's
+    thread count (None: torch's default). ``progress(stage, done,
     total)`` is called with the stages of :data:`PROGRESS_STAGES`: ``model`` (0 then 1),
     ``answers`` (answers generated so far of ``total``, per batch for lm-eval's hf model, at
     the end for others) and ``scoring`` (0 then 1).
@@ -128,6 +146,10 @@ def run_harness(
         if group:
             write_local_tasks(task_dir, group, max_gen_toks=max_gen_toks or default_toks)
     report("model", 0, 1)
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
     lm = get_model(model.name).create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
     _count_answers(lm, report)
     report("model", 1, 1)
