@@ -21,7 +21,7 @@ from typing import Any, Sequence
 from scorekit.errors import one_line
 
 TEXT_FORMATS = ("table", "markdown", "csv", "html")
-__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document", "text_escape", "markdown_escape", "html_escape"]
+__all__ = ["TEXT_FORMATS", "format_cell", "render", "text_escape", "markdown_escape", "html_escape"]
 
 
 def text_escape(text: str) -> str:
@@ -123,18 +123,3 @@ def render(
         Console(file=buf, width=max(80, 14 * len(columns) + 20), color_system=None, force_terminal=False).print(table)
         return buf.getvalue()
     raise ValueError(f"unknown format {fmt!r}; choose one of {TEXT_FORMATS + ('json',)}")
-
-
-def html_document(title: str, tables: Sequence[str], *, notes: Sequence[str] = ()) -> str:
-    """A whole HTML page: ``title`` as heading, the ``tables`` (HTML from :func:`render`) and
-    ``notes`` as a list. Title and notes are escaped here; the tables escape their own cells."""
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{html_escape(title)}</title>", "</head>", "<body>", f"<h1>{html_escape(title)}</h1>"]
-    out.extend(table.rstrip("\n") for table in tables)
-    if notes:
-        out.append("<h2>Notes</h2>")
-        out.append("<ul>")
-        out.extend(f"<li>{html_escape(note)}</li>" for note in notes)
-        out.append("</ul>")
-    out.extend(["</body>", "</html>"])
-    return "\n".join(out) + "\n"

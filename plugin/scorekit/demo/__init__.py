@@ -2,6 +2,8 @@
 
 The pipeline (:mod:`scorekit.demo.pipeline`) points scorekit's shipped SCORE tasks at a
 bundled sample of MMLU-Pro-, AGIEval- and MATH-shaped questions (``demo/data``), runs them
-through lm-eval in one process, and turns the logs into the robustness report, a
-leaderboard-style summary and plots.
+through lm-eval in one process (the model is loaded once), and turns the logs into one
+self-contained ``report.html`` (:mod:`scorekit.robustness.html_report`): the robustness tables,
+a leaderboard-style summary and the plots. The harness's own output goes to ``harness.log``
+(:mod:`scorekit.demo.quiet`) while the command shows one progress display.
 """

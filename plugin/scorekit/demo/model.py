@@ -44,6 +44,26 @@ def smollm2_gguf() -> Path | None:
     return None
 
 
+def cpu_dtype(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
+    """``bfloat16`` when the CPU computes it natively (x86 ``avx512_bf16`` or ``amx_bf16`` in
+    ``cpuinfo``'s flags), else ``float32``.
+
+    The Q4_1 weights are dequantized at load time; bfloat16 rounds them to 8 significant bits.
+    With native support bfloat16 generated the demo's answers 2.3x faster than float32, with
+    the same answers on 18 of 20 prompts tried (README, "The demo"); without it, bfloat16 is
+    emulated and slower than float32.
+    """
+    try:
+        text = Path(cpuinfo).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "float32"
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.partition(":")[2].split())
+            return "bfloat16" if flags & {"avx512_bf16", "amx_bf16"} else "float32"
+    return "float32"
+
+
 def resolve_model(model: str | None, model_args: str | None, *, chat_template: bool | None = None) -> ModelChoice:
     """Turn the demo's ``--model`` / ``--model-args`` into a :class:`ModelChoice`.
 
@@ -58,7 +78,7 @@ def resolve_model(model: str | None, model_args: str | None, *, chat_template: b
             raise ScorekitError("reading the SmolLM2 GGUF file needs the 'gguf' package: pip install gguf", where="demo")
         if importlib.util.find_spec("transformers") is None or importlib.util.find_spec("torch") is None:
             raise ScorekitError('the demo model runs through lm-eval\'s hf backend: pip install "scorekit[demo]"', where="demo")
-        args = f"pretrained={gguf_path.parent},gguf_file={gguf_path.name},dtype=float32"
+        args = f"pretrained={gguf_path.parent},gguf_file={gguf_path.name},dtype={cpu_dtype()}"
         if model_args:
             args += "," + model_args
         return ModelChoice("hf", args, "SmolLM2-135M-Instruct-Q4_1", True if chat_template is None else chat_template)

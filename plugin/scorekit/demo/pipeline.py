@@ -1,4 +1,4 @@
-"""The demo pipeline: bundled questions -> lm-eval SCORE run -> report, summary, plots.
+"""The demo pipeline: bundled questions -> lm-eval SCORE run -> report and summary.
 
 Each stage is a plain function so tests can run the pipeline on the ``dummy`` model or a
 tiny built model with a few questions, and the CLI only adds argument parsing and output.
@@ -6,9 +6,6 @@ tiny built model with a few questions, and the CLI only adds argument parsing an
 
 from __future__ import annotations
 
-import json
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -31,19 +28,6 @@ DEMO_TASKS: dict[str, str] = {
 }
 
 
-@dataclass
-class DemoOutputs:
-    """Where the demo wrote what."""
-
-    out_dir: Path
-    lm_eval_dir: Path
-    report_markdown: Path | None = None
-    report_json: Path | None = None
-    summary_markdown: Path | None = None
-    plots: list[Path] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)
-
-
 def prepare_data(out_dir: Path, questions: int | None) -> dict[str, Path]:
     """Copy the bundled data (first ``questions`` rows of each file when given) to ``out_dir``."""
     data_out = out_dir / "data"
@@ -59,38 +43,114 @@ def prepare_data(out_dir: Path, questions: int | None) -> dict[str, Path]:
     return files
 
 
+# Tokens per answer by default. Short answers are the demo's main speed choice (see README,
+# "The demo"): the multiple-choice prompts ask for one line ("The best answer is X"), which
+# SmolLM2 gives within ~20 tokens when it complies; MATH gets more room for a short derivation.
+MAX_GEN_TOKS = {"mmlu_pro": 24, "agieval": 24, "math": 32}
+PROGRESS_STAGES = ("model", "answers", "scoring")
+
+
+def benchmark_of(task: str) -> str:
+    """``mmlu_pro`` / ``agieval`` / ``math`` for a demo task name."""
+    for bench in MAX_GEN_TOKS:
+        if bench in task:
+            return bench
+    raise ValueError(f"not a demo task: {task}")
+
+
+def sample_sizes(questions: int | None = None) -> dict[str, int]:
+    """Questions per benchmark that the bundled data (first ``questions`` rows per file) gives."""
+    sizes: dict[str, int] = {}
+    for name in sorted(set(DEMO_TASKS.values())):
+        n = sum(1 for ln in (DATA_DIR / name).read_text(encoding="utf-8").splitlines() if ln.strip())
+        bench = benchmark_of(name)
+        sizes[bench] = sizes.get(bench, 0) + (n if questions is None else min(n, questions))
+    return sizes
+
+
+def planned_subsets() -> dict[str, list[str]]:
+    """The AGIEval subsets and MATH subjects the demo runs (its deliberate sample)."""
+    from scorekit.robustness.readers import classify_task
+
+    planned: dict[str, list[str]] = {}
+    for task in DEMO_TASKS:
+        info = classify_task(task)
+        if info is not None and info.subset:
+            planned.setdefault(info.benchmark, [])
+            if info.subset not in planned[info.benchmark]:
+                planned[info.benchmark].append(info.subset)
+    return planned
+
+
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def torch_threads(cores: int | None, load: float | None) -> int:
+    """Threads for torch: the cores the 1-minute load average leaves free, rounded, at least 1.
+
+    torch uses every core by default; on a busy machine its threads wait for each other at
+    every step: side by side on the 2-core machine at load ~12, 32 prompts x 24 tokens took
+    16.6 s with one thread and 159.5 s with two (README, "The demo").
+
+    >>> torch_threads(2, 0.1), torch_threads(2, 1.2), torch_threads(2, 11.0), torch_threads(8, None)
+    (2, 1, 1, 8)
+    """
+    cores = cores or 1
+    if load is None:
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
 def run_harness(
     out_dir: Path,
     model: ModelChoice,
     *,
     questions: int | None = None,
-    max_gen_toks: int = 128,
-    batch_size: int | str = 16,
+    max_gen_toks: int | None = None,
+    batch_size: int | str = 32,
     device: str = "cpu",
     seed: int = 1234,
     tasks: list[str] | None = None,
+    progress: Progress | None = None,
+    threads: int | None = None,
 ) -> Path:
-    """Run the demo's SCORE tasks through lm-eval and save results + samples like the CLI.
+    """Run the demo's SCORE tasks through lm-eval in one process (the model is loaded once for
+    all tasks) and save results + samples as ``lm_eval --output_path --log_samples`` does.
 
+    ``max_gen_toks`` None means :data:`MAX_GEN_TOKS` per benchmark; ``threads`` sets torch's
+    thread count (None: torch's default). ``progress(stage, done,
+    total)`` is called with the stages of :data:`PROGRESS_STAGES`: ``model`` (0 then 1),
+    ``answers`` (answers generated so far of ``total``, per batch for lm-eval's hf model, at
+    the end for others) and ``scoring`` (0 then 1).
     Returns the folder holding ``<model>/results_*.json`` and ``samples_*.jsonl``.
     """
     import lm_eval
+    from lm_eval.api.registry import get_model
     from lm_eval.loggers import EvaluationTracker
     from lm_eval.tasks import TaskManager
 
+    report = progress or (lambda stage, done, total: None)
     chosen = list(tasks or DEMO_TASKS)
     data = prepare_data(out_dir, questions)
-    task_dir = write_local_tasks(
-        out_dir / "tasks", {t: data[DEMO_TASKS[t]] for t in chosen}, max_gen_toks=max_gen_toks
-    )
+    task_dir = out_dir / "tasks"
+    for bench, default_toks in MAX_GEN_TOKS.items():
+        group = {t: data[DEMO_TASKS[t]] for t in chosen if benchmark_of(t) == bench}
+        if group:
+            write_local_tasks(task_dir, group, max_gen_toks=max_gen_toks or default_toks)
+    report("model", 0, 1)
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
+    lm = get_model(model.name).create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
+    _count_answers(lm, report)
+    report("model", 1, 1)
     lm_eval_dir = out_dir / "lm_eval"
     tracker = EvaluationTracker(output_path=str(lm_eval_dir))
     results = lm_eval.simple_evaluate(
-        model=model.name,
+        model=lm,
         model_args=model.args,
         tasks=chosen,
-        batch_size=batch_size,
-        device=device,
         log_samples=True,
         evaluation_tracker=tracker,
         apply_chat_template=model.chat_template,
@@ -113,7 +173,37 @@ def run_harness(
     tracker.save_results_aggregated(results=results, samples=samples)
     for task_name in results["configs"]:
         tracker.save_results_samples(task_name=task_name, samples=samples[task_name])
+    report("scoring", 1, 1)
     return lm_eval_dir
+
+
+def _count_answers(lm: Any, report: Progress) -> None:
+    """Wrap this model object's ``generate_until`` (and, for lm-eval's hf model, its per-batch
+    ``_model_generate``) so that ``report("answers", done, total)`` follows the generation.
+    Only this instance is changed."""
+    state = {"done": 0, "total": 0}
+    generate_until = lm.generate_until
+
+    def counted_generate_until(requests, *args, **kwargs):
+        state["done"], state["total"] = 0, len(requests)
+        report("answers", 0, state["total"])
+        out = generate_until(requests, *args, **kwargs)
+        report("answers", state["total"], state["total"])
+        report("scoring", 0, 1)
+        return out
+
+    lm.generate_until = counted_generate_until
+    model_generate = getattr(lm, "_model_generate", None)
+    if model_generate is None:
+        return
+
+    def counted_model_generate(context, *args, **kwargs):
+        out = model_generate(context, *args, **kwargs)
+        state["done"] = min(state["total"], state["done"] + int(context.shape[0]))
+        report("answers", state["done"], state["total"])
+        return out
+
+    lm._model_generate = counted_model_generate
 
 
 DEMO_MARKER = ".scorekit-demo"
@@ -138,19 +228,26 @@ def prepare_output_dir(out_dir: Path) -> Path:
                 )
             for sub in ("data", "tasks", "lm_eval", "plots"):
                 shutil.rmtree(out_dir / sub, ignore_errors=True)
-            for name in ("report.md", "report.json", "summary.md", "summary.json"):
+            for name in ("report.html", "report.json", "summary.json", "harness.log",
+                         "report.md", "summary.md"):  # the last two: written by earlier versions
                 (out_dir / name).unlink(missing_ok=True)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / DEMO_MARKER).write_text("written by `scorekit demo`; the folder is cleared on the next run\n")
     return out_dir
 
 
-def robustness_report(lm_eval_dir: Path) -> tuple[Any, dict[str, Any]]:
-    """Build the SCORE report (object and JSON form) from the run's logs."""
+def robustness_report(lm_eval_dir: Path, *, sample_note: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """Build the SCORE report (object and JSON form) from the run's logs.
+
+    The demo runs some AGIEval subsets and MATH subjects on purpose, so only those are
+    expected (:func:`planned_subsets`); ``sample_note`` says what the sample is instead.
+    """
     from scorekit.robustness.readers import read_paths
     from scorekit.robustness.report import build_report, report_to_json
 
-    report = build_report(read_paths([lm_eval_dir]))
+    report = build_report(read_paths([lm_eval_dir]), planned_subsets=planned_subsets())
+    if sample_note:
+        report.notes.insert(0, sample_note)
     return report, report_to_json(report)
 
 

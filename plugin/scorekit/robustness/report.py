@@ -398,8 +398,13 @@ def _macro(benchmark: str) -> bool:
 # --- assembly --------------------------------------------------------------------------------
 
 
-def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
-    """Assemble the report from readers' output (see the module docstring)."""
+def build_report(read: ReadResult, *, confidence: float = 0.95,
+                 planned_subsets: dict[str, Sequence[str]] | None = None) -> Report:
+    """Assemble the report from readers' output (see the module docstring).
+
+    ``planned_subsets`` (``{benchmark: [subset, ...]}``) is for a run that samples some subsets
+    on purpose (the demo): only a planned subset without logs is reported missing.
+    """
     samples: dict[tuple[str, str, str], list[SampleSet]] = defaultdict(list)
     aggs: dict[tuple[str, str, str], list[AggregateSet]] = defaultdict(list)
     for s in read.samples:
@@ -414,6 +419,8 @@ def build_report(read: ReadResult, *, confidence: float = 0.95) -> Report:
             rep = _from_samples(model, benchmark, family, samples[(model, benchmark, family)], confidence=confidence)
         else:
             rep = _from_results(model, benchmark, family, aggs[(model, benchmark, family)])
+        if planned_subsets and benchmark in planned_subsets:
+            rep.missing_subsets = [s for s in rep.missing_subsets if s in planned_subsets[benchmark]]
         if rep.missing_subsets and rep.subsets:
             rep.missing.append(f"{len(rep.subsets)} of {len(rep.subsets) + len(rep.missing_subsets)} "
                                f"{benchmark} subsets found; not found: {', '.join(rep.missing_subsets)}")
@@ -557,18 +564,23 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
 
 
 def render_report(report: Report, fmt: str = "table") -> str:
-    """The report as ``table`` (rich text), ``markdown``, ``html`` (a whole HTML document: the
-    tables and the notes, every value escaped), ``csv`` (long format) or ``json``."""
+    """The report as ``table`` (rich text), ``markdown``, ``html`` (one self-contained page with
+    tables, plots and notes: :mod:`scorekit.robustness.html_report`), ``csv`` (long format) or
+    ``json``."""
     import json
 
-    from scorekit.tables import html_document, markdown_escape, render, text_escape
+    from scorekit.tables import markdown_escape, render, text_escape
 
     if fmt == "json":
         return json.dumps(report_to_json(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if fmt == "csv":
         columns, rows = long_rows(report)
         return render(columns, rows, "csv")
-    if fmt not in ("table", "markdown", "html"):
+    if fmt == "html":
+        from scorekit.robustness.html_report import render_html
+
+        return render_html(report)
+    if fmt not in ("table", "markdown"):
         raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}")
     parts = []
     columns, rows = summary_table(report)
@@ -581,8 +593,6 @@ def render_report(report: Report, fmt: str = "table") -> str:
     if table:
         parts.append(render(table[0], table[1], fmt, title="Robustified tasks"))
     lines = notes_lines(report)  # notes hold model and file names: escaped for the format below
-    if fmt == "html":
-        return html_document("SCORE robustness", parts, notes=lines)
     if lines:
         if fmt == "markdown":
             parts.append("### Notes\n\n" + "\n".join(f"- {markdown_escape(line)}" for line in lines) + "\n")

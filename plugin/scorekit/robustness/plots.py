@@ -1,4 +1,5 @@
-"""PNG plots of a SCORE robustness report (the JSON of ``scorekit robustness --format json``).
+"""PNG plots of a SCORE robustness report (the JSON of ``scorekit robustness --format json``),
+returned as bytes for embedding in the HTML report (:mod:`scorekit.robustness.html_report`).
 
 Needs matplotlib (the ``plots`` extra); it is imported inside each function, with the
 non-interactive Agg backend, so importing this module costs nothing.
@@ -6,11 +7,9 @@ non-interactive Agg backend, so importing this module costs nothing.
 
 from __future__ import annotations
 
+import io
 import math
-from pathlib import Path
-from typing import Any
-
-from scorekit.io import atomic_path
+from typing import Any, NamedTuple
 
 BENCH_LABEL = {"mmlu_pro": "MMLU-Pro", "agieval": "AGIEval", "math": "MATH"}
 FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
@@ -38,14 +37,23 @@ def _families(report: dict[str, Any], family: str):
                     yield label, fam
 
 
-def _save(fig, path: Path) -> Path:
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+class Plot(NamedTuple):
+    """One figure: a file-like ``name`` (``accuracy_per_prompt``), a one-line ``caption`` and
+    the PNG bytes."""
+
+    name: str
+    caption: str
+    png: bytes
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
     _pyplot().close(fig)
-    return path
+    return buf.getvalue()
 
 
-def plot_variant_accuracy(report: dict[str, Any], family: str, path: str | Path) -> Path | None:
+def plot_variant_accuracy(report: dict[str, Any], family: str) -> bytes | None:
     """Grouped bars of accuracy per variant (prompt template or answer position); None if the
     report has no such family."""
     rows = list(_families(report, family))
@@ -72,10 +80,10 @@ def plot_variant_accuracy(report: dict[str, Any], family: str, path: str | Path)
                  + ("prompt" if family == "prompt" else "answer position"))
     ax.legend(fontsize=8, loc="upper right")
     ax.grid(axis="y", alpha=0.3)
-    return _save(fig, Path(path))
+    return _png(fig)
 
 
-def plot_consistency(report: dict[str, Any], path: str | Path) -> Path | None:
+def plot_consistency(report: dict[str, Any]) -> bytes | None:
     """Horizontal bars of every defined consistency rate with its confidence interval (no error
     bar where there is no interval, i.e. below 10 questions); None when no CR is defined."""
     labels, values, lows, highs = [], [], [], []
@@ -108,18 +116,19 @@ def plot_consistency(report: dict[str, Any], path: str | Path) -> Path | None:
     ax.set_xlabel(f"consistency rate (bars: {level:.0%} confidence interval over questions)")
     ax.set_title("SCORE consistency rates")
     ax.grid(axis="x", alpha=0.3)
-    return _save(fig, Path(path))
+    return _png(fig)
 
 
-def plot_report(report: dict[str, Any], out_dir: str | Path) -> list[Path]:
-    """Write every plot the report supports into ``out_dir``; return the written paths."""
-    out = Path(out_dir)
-    written = [
-        plot_variant_accuracy(report, "prompt", out / "accuracy_per_prompt.png"),
-        plot_variant_accuracy(report, "option_order", out / "accuracy_per_position.png"),
-        plot_consistency(report, out / "consistency_rates.png"),
+def report_plots(report: dict[str, Any]) -> list[Plot]:
+    """Every plot the report supports, in reading order (absent families and an undefined CR
+    everywhere give no plot)."""
+    made = [
+        Plot("accuracy_per_prompt", "Accuracy per prompt template", plot_variant_accuracy(report, "prompt")),
+        Plot("accuracy_per_position", "Accuracy per position of the correct option",
+             plot_variant_accuracy(report, "option_order")),
+        Plot("consistency_rates", "Consistency rates with their confidence intervals", plot_consistency(report)),
     ]
-    return [p for p in written if p is not None]
+    return [p for p in made if p.png is not None]
 
 
 def _num(value: Any) -> float:
