@@ -135,9 +135,9 @@ class RobustPrompt:
         self.__name__ = f"robust_{family}_{getattr(inner, '__name__', 'prompt')}"  # lighteval prints it
 
     def _meta(self, index: int, **extra: Any) -> dict[str, Any]:
-        return {"question_id": str(index), "family": self.family, "variant": self.variant,
-                "n_variants": self.n_variants, "task": self.task, "order": [], "canonical": [],
-                "gold_canonical": -1, **extra}
+        base = {"question_id": str(index), "family": self.family, "variant": self.variant,
+                "n_variants": self.n_variants, "task": self.task, "order": [], "canonical": [], "gold_canonical": -1}
+        return {**base, **extra}
 
     def __call__(self, line: dict, task_name: str) -> Doc | None:
         doc = self.inner(line, task_name)
@@ -166,7 +166,7 @@ class RobustPrompt:
                 if shown.query == doc.query and order != sorted(order):
                     raise ValueError(f"{where}: permuting field {field!r} does not change the prompt")
                 new = dataclasses.replace(shown, gold_index=pos)
-            specific[ROBUST_DOC_KEY] = self._meta(index, order=order, canonical=canon, gold_canonical=canon[gold])
+            specific[ROBUST_DOC_KEY] = self._meta(index, n_variants=n, order=order, canonical=canon, gold_canonical=canon[gold])
             return dataclasses.replace(new, specific=specific)
         if self.family == "prompt":
             from jinja2 import StrictUndefined, Template, UndefinedError
@@ -352,6 +352,9 @@ def robust_tasks(tasks: Sequence[str], families: Sequence[str], *, custom_tasks:
     ``custom_tasks`` module or file) and family: the ``TASKS_TABLE`` of a custom-tasks module."""
     from lighteval.tasks.registry import Registry
 
+    from scorekit.lighteval.offline import prepare_offline
+
+    prepare_offline()  # lighteval's import-time download of tinyBenchmarks.pkl, never read back
     registry = Registry.load_all_task_configs(custom_tasks=custom_tasks)
     out = []
     for task in tasks:

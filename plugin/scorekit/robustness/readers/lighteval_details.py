@@ -14,6 +14,14 @@ family and subset are merged into one :class:`~scorekit.robustness.readers.Sampl
 lm-eval task name (``score_prompt_robustness_mmlu_pro``, ``..._agieval_aqua_rat``). When a
 variant task was run several times for a model, the newest run is used (with a note).
 
+Details of tasks written for lighteval by ``scorekit robustify`` (:mod:`scorekit.lighteval.robust`,
+``robust_<family>_<T>[:position_<L>|:template_<t>]``) are read too: their documents carry
+``doc.specific["robust"]`` and the run logged each answer's records in the ``metric`` column.
+Log-likelihood answers are scored again from ``model_response.logprobs`` (the choice with the
+highest one, by content); a generated answer's text is taken again from ``model_response.text``
+and its correctness from the logged record (it needs the wrapped task's own metric). The
+variant tasks of a family merge into the sample set of task ``robust_<family>_<T>``.
+
 Results JSON files (recognised by ``config_general`` and ``summary_general``) give
 :class:`~scorekit.robustness.readers.AggregateSet` items under the upstream metric names: a variant
 task's accuracy becomes ``<v>_macro_accuracy`` / ``per_option_accuracy_<L>``; the non-greedy
@@ -34,13 +42,16 @@ from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, Tas
 from scorekit.robustness.records import Record
 from scorekit.robustness.variants import AGIEVAL_SUBSETS, BENCHMARK_FAMILIES, MATH_SUBJECTS
 
-__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_task", "lm_eval_task_name"]
+__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_task", "parse_robust", "lm_eval_task_name"]
 
 _TIME = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
+ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.robust
+_ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>[^:|]+)"
+                     r"(?::(?:position_(?P<pos>[A-Z])|template_(?P<tpl>\d+)))?$")
 
 
 def parse_details_name(name: str) -> tuple[str, int, str] | None:
@@ -76,6 +87,68 @@ def parse_task(name: str) -> tuple[str, str, str, int] | None:
     if family == "option_order" and re.fullmatch(r"position_[A-Z]", label):
         return benchmark, family, subset, _LETTERS.index(label[9])
     return None
+
+
+def parse_robust(name: str) -> tuple[str, str] | None:
+    """(family, task ``robust_<family>_<T>``) of a lighteval task written by ``scorekit robustify``
+    (:func:`scorekit.lighteval.robust.robust_name`), else None.
+
+    >>> parse_robust("robust_option_order_arc_easy:position_C|0"), parse_robust("robust_prompt_x")
+    (('option_order', 'robust_option_order_arc_easy'), None)
+    """
+    m = _ROBUST.match(name.split("|")[0])
+    if m is None:
+        return None
+    family = m["family"]
+    if (family == "option_order") != (m["pos"] is not None) or (family == "prompt") != (m["tpl"] is not None):
+        return None
+    return family, f"robust_{family}_{m['task']}"
+
+
+def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
+    """Records of one details file of a robustified task (module docstring), the number of rows
+    without robustness fields, and (non-greedy) whether each question's raw samples were the same."""
+    import pyarrow.parquet as pq
+
+    from scorekit.robustness.records import as_record
+    from scorekit.robustness.robustify import choice_answer, text_answer
+
+    try:
+        table = pq.read_table(path, columns=["doc", "metric", "model_response"])
+    except Exception as exc:  # pyarrow raises several types for damaged files
+        raise ScorekitError(f"cannot read lighteval details parquet: {exc}", path=path) from None
+    records: list[Record] = []
+    identical: dict[str, bool] = {}
+    foreign = 0
+    for i, row in enumerate(table.to_pylist()):
+        doc = row.get("doc") or {}
+        meta = (doc.get("specific") or {}).get(ROBUST_DOC_KEY)
+        logged = next((v for v in (row.get("metric") or {}).values() if isinstance(v, dict) and "records" in v), None)
+        if not meta or logged is None:
+            foreign += 1
+            continue
+        where = f"row {i}"
+        recs = [as_record(r, where=f"{path}: {where}") for r in logged["records"]]
+        response = row.get("model_response") or {}
+        try:
+            logprobs = response.get("logprobs") or []
+            if logprobs and int(meta["gold_canonical"]) >= 0:
+                n = len(doc.get("choices") or [])
+                order = meta["order"] or list(range(n))
+                canon = meta["canonical"] or list(range(n))
+                answer = choice_answer(list(logprobs)[:n], order, canon)
+                recs = [recs[0]._replace(answer=answer, correct=answer == int(meta["gold_canonical"]))]
+            else:
+                texts = response.get("text_post_processed") or response.get("text") or []
+                if len(texts) < len(recs):
+                    raise ScorekitError(f"{len(texts)} generations for {len(recs)} logged records", path=path, where=where)
+                recs = [r._replace(answer=text_answer(t)) for r, t in zip(recs, texts)]
+        except KeyError as exc:
+            raise ScorekitError(f"robustified document lacks field {exc.args[0]!r}", path=path, where=where) from None
+        records.extend(recs)
+        if logged.get("identical") is not None:
+            identical[str(meta["question_id"])] = bool(logged["identical"])
+    return records, foreign, identical
 
 
 def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
@@ -191,9 +264,9 @@ class LightevalDetailsReader:
                 out.aggregates.extend(_read_results(p, p in explicit))
                 continue
             task, _fewshot, time = parse_details_name(p.name)  # type: ignore[misc]
-            if parse_task(task) is None:
+            if parse_task(task) is None and parse_robust(task) is None:
                 if p in explicit:
-                    raise ScorekitError(f"not a scorekit SCORE task (task {task!r})", path=p)
+                    raise ScorekitError(f"not a scorekit SCORE or robustified task (task {task!r})", path=p)
                 other += 1
                 continue
             model, _ = _model_and_time(p)
@@ -209,9 +282,15 @@ class LightevalDetailsReader:
 
         sets: dict[tuple[str, str], SampleSet] = {}
         for (model, task), (time, p) in sorted(newest.items()):
-            benchmark, family, subset, _variant = parse_task(task)  # type: ignore[misc]
-            tname = lm_eval_task_name(benchmark, family, subset)
-            records, foreign, identical = _records_from_table(p)
+            robust = parse_robust(task)
+            if robust is not None:
+                tname = classify_task(robust[1])
+                assert tname is not None, robust
+                records, foreign, identical = _robust_records(p)
+            else:
+                benchmark, family, subset, _variant = parse_task(task)  # type: ignore[misc]
+                tname = lm_eval_task_name(benchmark, family, subset)
+                records, foreign, identical = _records_from_table(p)
             s = sets.get((model, tname.name))
             if s is None:
                 s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], time, [])
@@ -222,7 +301,7 @@ class LightevalDetailsReader:
             if time not in s.runs:
                 s.runs.append(time)
             if foreign:
-                s.notes.append(f"{p}: {foreign} row(s) without SCORE fields were not read")
+                s.notes.append(f"{p}: {foreign} row(s) without {'robustness' if robust else 'SCORE'} fields were not read")
             if superseded.get((model, task)):
                 s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
                                f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
