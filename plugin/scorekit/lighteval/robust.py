@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import string
+from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,7 +80,7 @@ from scorekit.robustness.robustify import (
 sample_when_asked()  # the non-greedy task's N samples on transformers models
 
 __all__ = ["ROBUST_DOC_KEY", "RobustPrompt", "RobustRecords", "robust_name", "robust_task_configs", "robust_tasks",
-           "task_kind", "count_choices"]
+           "task_kind", "count_choices", "render_module", "write_module", "MODULE_NAME"]
 
 ROBUST_DOC_KEY = "robust"
 LETTERS = string.ascii_uppercase
@@ -355,7 +356,11 @@ def robust_tasks(tasks: Sequence[str], families: Sequence[str], *, custom_tasks:
     from scorekit.lighteval.offline import prepare_offline
 
     prepare_offline()  # lighteval's import-time download of tinyBenchmarks.pkl, never read back
-    registry = Registry.load_all_task_configs(custom_tasks=custom_tasks)
+    try:
+        registry = Registry.load_all_task_configs(custom_tasks=custom_tasks)
+    except Exception as exc:  # the user's custom-tasks module failed to import or conflicts
+        raise ScorekitError(f"cannot load lighteval tasks: {type(exc).__name__}: {exc}",
+                            path=custom_tasks) from None
     out = []
     for task in tasks:
         config = registry.get(task)
@@ -366,3 +371,48 @@ def robust_tasks(tasks: Sequence[str], families: Sequence[str], *, custom_tasks:
             out.extend(robust_task_configs(config, family, permutations=permutations, templates=templates,
                                            samples=samples, n_choices=(n_choices or {}).get(task)))
     return out
+
+
+MODULE_NAME = "robust_lighteval_tasks.py"
+
+
+def render_module(tasks: Sequence[str], families: Sequence[str], *, custom_tasks: str | None, permutations: str,
+                  templates: Sequence[str], samples: int, n_choices: Mapping[str, int]) -> str:
+    """The text of a lighteval custom-tasks module whose ``TASKS_TABLE`` is :func:`robust_tasks`
+    with these arguments (plain literals; the number of choices is pinned so a run does not
+    count them again). It starts with ``scorekit robustify``'s header line."""
+    from scorekit.lm_eval.robust_yaml import HEADER
+
+    first = robust_name(families[0], tasks[0], 0)
+    args = (f"    {list(tasks)!r},\n    {list(families)!r},\n    custom_tasks={custom_tasks!r},\n"
+            f"    permutations={permutations!r},\n    templates={list(templates)!r},\n    samples={samples!r},\n"
+            f"    n_choices={dict(n_choices)!r},\n")
+    return (f'{HEADER}"""lighteval custom tasks: robustness variants of {", ".join(tasks)} '
+            f'({", ".join(families)}).\n\n'
+            f'    lighteval accelerate "model_name=..." "{first.split(":")[0]}|0" --custom-tasks <this file> --save-details\n'
+            f'    scorekit robustness <output dir>\n\nSee docs/robustify.md (lighteval).\n"""\n\n'
+            "from scorekit.lighteval.robust import robust_tasks\n\n"
+            f"TASKS_TABLE = robust_tasks(\n{args})\n")
+
+
+def write_module(out_dir: str, tasks: Sequence[str], families: Sequence[str], *, custom_tasks: str | None = None,
+                 permutations: str = "cyclic", templates: Sequence[str] = (), samples: int = 5) -> Path:
+    """Check every task and family (building their configs, counting choices from the data),
+    then write ``out_dir/robust_lighteval_tasks.py`` (:func:`render_module`); nothing is written
+    when a check fails. An existing file is replaced only if ``scorekit robustify`` wrote it."""
+    from scorekit.lm_eval.robust_yaml import write
+
+    if custom_tasks is not None:
+        custom_tasks = str(Path(custom_tasks).resolve())
+    configs = robust_tasks(tasks, families, custom_tasks=custom_tasks, permutations=permutations,
+                           templates=templates, samples=samples)
+    n_choices: dict[str, int] = {}
+    for c in configs:
+        prompt = c.prompt_function
+        if prompt.family == "option_order":
+            n_choices[prompt.task] = max(n_choices.get(prompt.task, 0), prompt.variant + 1)
+    text = render_module(list(dict.fromkeys(tasks)), list(dict.fromkeys(families)), custom_tasks=custom_tasks,
+                         permutations=permutations, templates=templates, samples=samples, n_choices=n_choices)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return write(out, {MODULE_NAME: text})[0]
