@@ -1,7 +1,8 @@
 """A user's lighteval custom-tasks file for the robustify tests, on the local data in
 ``robust_data/``: ``local_mc`` (choices scored as continuations, the shape of lighteval's
 ``arc``), ``local_labels`` (options written into the query, the labels " A".." D" scored, the
-shape of lighteval's ``mmlu`` with log-likelihoods) and ``local_qa`` (generation, exact match)."""
+shape of lighteval's ``mmlu`` with log-likelihoods) and ``local_qa`` (generation, exact match) and ``local_letters`` (the labels shape generated and
+scored by exact match, as lighteval's ``mmlu`` and ``hellaswag``)."""
 
 from __future__ import annotations
 
@@ -42,4 +43,5 @@ TASKS_TABLE = [
     _config("local_mc", mc_prompt, "mc", Metrics.loglikelihood_acc),
     _config("local_labels", labels_prompt, "labels", Metrics.loglikelihood_acc),
     _config("local_qa", qa_prompt, "qa", Metrics.exact_match, generation_size=16),
+    _config("local_letters", labels_prompt, "labels", Metrics.exact_match, generation_size=4),
 ]

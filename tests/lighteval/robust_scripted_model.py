@@ -38,6 +38,14 @@ def generation(question: str, family: str, variant: int, sample: int, gold: str)
     return [gold, f" {gold} ", gold, "no idea", "", str(len(gold))][kind]
 
 
+def letter_answer(query: str, shown: list[str]) -> str:
+    """The label of the option with the highest :func:`choice_logprob`, or "not sure"."""
+    if _h(query) % 5 == 0:
+        return "not sure"
+    scores = [choice_logprob(query.split("\n")[0], c, p) for p, c in enumerate(shown)]
+    return f" {LABELS[scores.index(max(scores))]}"
+
+
 def shown_options(doc: Doc) -> list[str]:
     labels = [c.strip() for c in doc.choices]
     if all(len(x) == 1 and x in LABELS for x in labels):
@@ -79,6 +87,9 @@ class RobustScriptedModel(LightevalModel):
         for doc in docs:
             meta = self._log(doc)
             gold = doc.choices[doc.gold_index if isinstance(doc.gold_index, int) else doc.gold_index[0]]
+            if len(doc.choices) > 1:  # a labelled question: the label of the best-scored option, or a refusal
+                out.append(ModelResponse(text=[letter_answer(doc.query, shown_options(doc))] * doc.num_samples))
+                continue
             out.append(ModelResponse(text=[generation(doc.query, meta["family"], meta["variant"], s, gold)
                                            for s in range(doc.num_samples)]))
         return out

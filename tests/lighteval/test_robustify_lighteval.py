@@ -75,6 +75,24 @@ def expected_option_order(name: str) -> dict[str, list[tuple[int, str, bool]]]:
     return out
 
 
+def expected_letters() -> dict[str, list[tuple[int, str, bool]]]:
+    """Generated labels, cyclic: the option the label names (by content), None for a refusal."""
+    m = model()
+    out = {}
+    for i, row in enumerate(rows("labels")):
+        opts, gold = row["choices"], row["answer"]
+        n = len(opts)
+        answers = []
+        for r in range(n):
+            shown = [opts[(k + r) % n] for k in range(n)]
+            query = f"Question: {row['question']}" + "".join(f"\n{'ABCD'[k]}. {c}" for k, c in enumerate(shown)) + "\nAnswer:"
+            said = m.letter_answer(query, shown).strip()
+            picked = shown["ABCD".index(said)] if said in ("A", "B", "C", "D") else None  # naming no label: unparsed
+            answers.append(((gold - r) % n, picked, picked == opts[gold]))
+        out[str(i)] = answers
+    return out
+
+
 def _norm(text: str) -> str | None:
     return " ".join(text.split()) or None
 
@@ -152,10 +170,11 @@ def run(tmp_path_factory, lighteval_env):
         "cli = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(cli)\n"
         "from scorekit.lighteval.robust import robust_tasks\n"
         f"TASKS_TABLE = cli.TASKS_TABLE + robust_tasks(['local_mc'], ['option_order', 'prompt'], custom_tasks={str(LOCAL_TASKS)!r}, templates={TEMPLATES!r})"
+        f" + robust_tasks(['local_letters'], ['option_order'], custom_tasks={str(LOCAL_TASKS)!r})"
         f" + robust_tasks(['local_qa'], ['non_greedy', 'prompt'], custom_tasks={str(LOCAL_TASKS)!r}, templates={TEMPLATES!r}, samples={SAMPLES})\n")
     out = tmp / "out"
     tasks = ["robust_option_order_local_labels", "robust_option_order_local_mc", "robust_prompt_local_mc",
-             "robust_non_greedy_local_qa", "robust_prompt_local_qa"]
+             "robust_non_greedy_local_qa", "robust_prompt_local_qa", "robust_option_order_local_letters"]
     run_lighteval(["custom", "scripted", str(MODEL), ",".join(f"{t}|0" for t in tasks), "--custom-tasks", str(combined),
                    "--output-dir", str(out), "--save-details"], env)
     calls = [json.loads(x) for x in (tmp / "calls.jsonl").read_text().splitlines()]
@@ -206,18 +225,20 @@ def test_every_arrangement_was_shown(run):
 
 @pytest.mark.parametrize("bench,fam", [("robust_local_mc", "option_order"), ("robust_local_labels", "option_order"),
                                            ("robust_local_mc", "prompt"), ("robust_local_qa", "prompt"),
-                                           ("robust_local_qa", "non_greedy")])
+                                           ("robust_local_qa", "non_greedy"), ("robust_local_letters", "option_order")])
 def test_report_matches_independent_computation(run, bench, fam):
     _, _, report, _ = run
     got = family(report, bench, fam)
-    if fam == "option_order":
+    if bench == "robust_local_letters":
+        want = figures(expected_letters(), letters=True)
+    elif fam == "option_order":
         want = figures(expected_option_order("mc" if bench == "robust_local_mc" else "labels"), letters=True)
     elif bench == "robust_local_mc":
         want = figures(expected_prompt_mc(), letters=False)
     else:
         want = figures(expected_generations(fam), letters=False)
     assert got["layout"] == "lighteval" and got["n_incomplete"] == 0
-    assert got["n_questions"] == len(rows({"robust_local_mc": "mc", "robust_local_labels": "labels"}.get(bench, "qa")))
+    assert got["n_questions"] == len(rows({"robust_local_mc": "mc", "robust_local_labels": "labels", "robust_local_letters": "labels"}.get(bench, "qa")))
     if fam != "non_greedy":
         assert got["variant_accuracy"] == pytest.approx(want["variant_accuracy"], abs=1e-12)
     for key in ("accuracy", "consistency_rate", "unparsed_rate"):
@@ -265,7 +286,7 @@ def test_generative_option_order_and_multiple_choice_sampling_are_refused():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     by_name = {c.name: c for c in mod.TASKS_TABLE}
-    with pytest.raises(ScorekitError, match="log-likelihood"):
+    with pytest.raises(ScorekitError, match="list the options from a row field"):
         robust_task_configs(by_name["local_qa"], "option_order")
     with pytest.raises(ScorekitError, match="generative"):
         robust_task_configs(by_name["local_mc"], "non_greedy")
@@ -273,3 +294,14 @@ def test_generative_option_order_and_multiple_choice_sampling_are_refused():
         robust_task_configs(by_name["local_mc"], "prompt", templates=["{{question}}"])
     assert [c.name for c in robust_task_configs(by_name["local_mc"], "option_order", n_choices=3)] == [
         f"robust_option_order_local_mc:position_{x}" for x in "ABC"]
+
+
+def test_docstring_examples():
+    import doctest
+
+    import scorekit.lighteval.robust as robust
+    import scorekit.robustness.readers.lighteval_details as details
+
+    for module in (robust, details):
+        result = doctest.testmod(module)
+        assert result.attempted >= 1 and result.failed == 0, module.__name__

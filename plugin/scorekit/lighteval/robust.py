@@ -31,7 +31,9 @@ variants, display order, canonical map, canonical gold).
 
 Answers become :class:`~scorekit.robustness.records.Record` (:class:`RobustRecords`):
 log-likelihood tasks (every metric of the task is ``LOGPROBS``) -> the choice with the highest
-log-likelihood, recorded by content (canonical original index); generative tasks -> the text,
+log-likelihood, recorded by content (canonical original index); generative option order -> the
+option the generated label names (:func:`label_answer`; correct when it is the gold's content;
+a text naming no label is unparsed, judged by the task's first metric); other generative tasks -> the text,
 correct when the task's first metric gives it its maximum 1 (per sample). The records land in
 lighteval's details (``--save-details``, column ``metric``), from which ``scorekit robustness``
 joins the variant tasks of a family and computes every figure with the same core as for
@@ -39,8 +41,12 @@ lm-eval (:func:`scorekit.robustness.robustify.robust_metrics`). Each variant tas
 its own ``accuracy`` and ``unparsed_rate``; the non-greedy task reports the family's metrics
 and ``identical_sample_rate``. The wrapped task's own metrics are kept.
 
-Not possible in lighteval 0.13: one task per family (one Doc per row); the option-order family
-of a generative task (its answers cannot be mapped to options in general); prompts x samples
+Generative multiple-choice tasks (lighteval's ``mmlu``, ``hellaswag``: the options listed in the
+query, a letter generated and scored by exact match) get option order in the labels shape; the
+generated letter is mapped to the option it names (:func:`label_answer`).
+
+Not possible in lighteval 0.13: one task per family (one Doc per row); option order of a
+generative task whose query does not list the options from a row field; prompts x samples
 (``--samples`` with ``prompt``); sampling settings in a task (the temperature goes in the model
 arguments, ``generation_parameters={temperature:0.7}``); tasks with several evaluation splits
 (the question id is the row index).
@@ -130,9 +136,10 @@ class RobustPrompt:
     option-order positions beyond a question's choices give None (lighteval skips it)."""
 
     def __init__(self, inner: Any, task: str, family: str, variant: int, n_variants: int, *,
-                 permutations: str = "cyclic", template: str | None = None, samples: int = 1):
+                 permutations: str = "cyclic", template: str | None = None, samples: int = 1, generative: bool = False):
         self.inner, self.task, self.family, self.variant = inner, task, family, variant
         self.n_variants, self.permutations, self.template, self.samples = n_variants, permutations, template, samples
+        self.generative = generative
         self.__name__ = f"robust_{family}_{getattr(inner, '__name__', 'prompt')}"  # lighteval prints it
 
     def _meta(self, index: int, **extra: Any) -> dict[str, Any]:
@@ -158,6 +165,9 @@ class RobustPrompt:
                 return None
             pos, order = next(a for a in arrangements(n, gold, self.permutations) if a[0] == self.variant)
             field = _options_field(line, doc.query, doc.choices)
+            if field is None and self.generative:
+                raise ValueError(f"{where}: a generative task's option order needs the options listed in the query "
+                                 "from a row field (one list of as many texts as choices, all in the query)")
             if field is None:
                 canon = canonical_map(doc.choices)
                 new = dataclasses.replace(doc, choices=[doc.choices[i] for i in order], gold_index=pos)
@@ -190,6 +200,21 @@ class RobustPrompt:
 
 def _first_value(out: Mapping[str, Any]) -> Any:
     return next(iter(out.values())) if out else None
+
+
+def label_answer(text: str, labels: Sequence[str], order: Sequence[int], canon: Sequence[int]) -> int | None:
+    """A generated answer to a labelled question: the canonical original index of the option
+    shown at the label it names (the text, stripped of spaces, brackets and a final period,
+    equals a label); None (unparsed) when it names no label.
+
+    >>> label_answer(" (B).", [" A", " B"], [1, 0], [0, 1]), label_answer("maybe", [" A", " B"], [1, 0], [0, 1])
+    (0, None)
+    """
+    said = str(text).strip().strip("().").strip()
+    for k, label in enumerate(labels):
+        if said and said == str(label).strip():
+            return int(canon[int(order[k])])
+    return None
 
 
 class RobustRecords(SamplingMetric, Preparator):
@@ -230,8 +255,13 @@ class RobustRecords(SamplingMetric, Preparator):
             if len(texts) < self.samples:
                 raise ValueError(f"task {doc.task_name}, doc {doc.id}: {len(texts)} samples, {self.samples} asked for")
             texts = texts[: self.samples]
-            records = [rec._replace(variant=rec.variant + s, answer=text_answer(t), correct=self._correct(doc, t))
-                       for s, t in enumerate(texts)]
+            if meta["family"] == "option_order":  # a named option is correct when it is the gold's content
+                answer = label_answer(texts[0], doc.choices, meta["order"], meta["canonical"])
+                correct = answer == int(meta["gold_canonical"]) if answer is not None else self._correct(doc, texts[0])
+                records = [rec._replace(answer=answer, correct=correct)]
+            else:
+                records = [rec._replace(variant=rec.variant + s, answer=text_answer(t), correct=self._correct(doc, t))
+                           for s, t in enumerate(texts)]
             if self.samples > 1:
                 identical = samples_identical(list(model_response.text)[: self.samples])
         return {self.key: {"records": [r._asdict() for r in records], "identical": identical}}
@@ -277,9 +307,11 @@ def _metric(family: str, kind: str, samples: int, judge: Any) -> CorpusLevelMetr
         sample_level_fn=RobustRecords(key, kind, samples, judge), corpus_level_fn={key: RobustCorpus(family)})
 
 
-def count_choices(config: LightevalTaskConfig) -> int:
+def count_choices(config: LightevalTaskConfig, labels: bool = False) -> int:
     """Largest number of choices over the task's evaluation rows (its prompt function on its
-    dataset, loaded as lighteval does: ``datasets.load_dataset(hf_repo, hf_subset)``)."""
+    dataset, loaded as lighteval does: ``datasets.load_dataset(hf_repo, hf_subset)``). With
+    ``labels`` (generative option order) every row's query must list its options from a row
+    field; a row that does not raises ScorekitError."""
     from datasets import load_dataset
 
     data = load_dataset(config.hf_repo, config.hf_subset, revision=config.hf_revision)
@@ -287,8 +319,14 @@ def count_choices(config: LightevalTaskConfig) -> int:
     for split in config.evaluation_splits:
         for i, row in enumerate(data[split]):
             doc = config.prompt_function({**row, "__index": i, "__few_shots": False}, config.name)
-            if doc is not None:
-                n = max(n, len(doc.choices))
+            if doc is None:
+                continue
+            if labels and _options_field(row, doc.query, doc.choices) is None:
+                raise ScorekitError(
+                    f"row {i}: option order of a generative task needs the choices to be labels and the query to list "
+                    "the options from a row field (one list of as many texts as choices, all in the query)",
+                    where=f"lighteval task {config.name}")
+            n = max(n, len(doc.choices))
     return n
 
 
@@ -312,10 +350,7 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
     kind = task_kind(config)
     judge = config.metrics[0] if kind == "generative" else None
     if family == "option_order":
-        if kind != "loglikelihood":
-            raise ScorekitError("option order needs a task that scores choices by log-likelihood (LOGPROBS metrics); "
-                                "a generative task's answers cannot be mapped back to its options", where=where)
-        n = n_choices if n_choices is not None else count_choices(config)
+        n = n_choices if n_choices is not None else count_choices(config, labels=kind == "generative")
         if n < 2:
             raise ScorekitError(f"at most {n} choice(s) per question; nothing to permute", where=where)
         if n > len(LETTERS):
@@ -338,7 +373,7 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
     for v, n_var, tpl in variants:
         name = robust_name(family, config.name, v if family != "non_greedy" else None)
         prompt = RobustPrompt(config.prompt_function, config.name, family, v, n_var, permutations=permutations,
-                              template=tpl, samples=samples)
+                              template=tpl, samples=samples, generative=kind == "generative")
         out.append(dataclasses.replace(
             config, name=name, prompt_function=prompt,
             metrics=[*config.metrics, _metric(family, kind, samples, judge)],

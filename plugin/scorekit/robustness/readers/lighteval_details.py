@@ -19,7 +19,8 @@ Details of tasks written for lighteval by ``scorekit robustify`` (:mod:`scorekit
 ``doc.specific["robust"]`` and the run logged each answer's records in the ``metric`` column.
 Log-likelihood answers are scored again from ``model_response.logprobs`` (the choice with the
 highest one, by content); a generated answer's text is taken again from ``model_response.text``
-and its correctness from the logged record (it needs the wrapped task's own metric). The
+and its correctness from the logged record (it needs the wrapped task's own metric); a generated
+option-order answer is the logged one (the option its label names). The
 variant tasks of a family merge into the sample set of task ``robust_<family>_<T>``.
 
 Results JSON files (recognised by ``config_general`` and ``summary_general``) give
@@ -138,7 +139,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
                 canon = meta["canonical"] or list(range(n))
                 answer = choice_answer(list(logprobs)[:n], order, canon)
                 recs = [recs[0]._replace(answer=answer, correct=answer == int(meta["gold_canonical"]))]
-            else:
+            elif meta["family"] != "option_order":  # generated option order: the logged label -> option mapping
                 texts = response.get("text_post_processed") or response.get("text") or []
                 if len(texts) < len(recs):
                     raise ScorekitError(f"{len(texts)} generations for {len(recs)} logged records", path=path, where=where)
