@@ -305,3 +305,19 @@ def test_docstring_examples():
     for module in (robust, details):
         result = doctest.testmod(module)
         assert result.attempted >= 1 and result.failed == 0, module.__name__
+
+
+def test_results_file_alone_gives_the_per_variant_accuracies(run, tmp_path, lighteval_env):
+    import shutil
+
+    out, *_ = run
+    shutil.copytree(out / "results", tmp_path / "results")
+    proc = scorekit("robustness", str(tmp_path), "--format", "json", env=lighteval_env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout)
+    got = family(report, "robust_local_mc", "option_order")
+    assert got["source"] == "results"
+    want = figures(expected_option_order("mc"), letters=True)
+    assert got["variant_accuracy"] == pytest.approx(want["variant_accuracy"], abs=1e-12)
+    ng = family(report, "robust_local_qa", "non_greedy")
+    assert ng["consistency_rate"] == pytest.approx(figures(expected_generations("non_greedy"), letters=False)["consistency_rate"])

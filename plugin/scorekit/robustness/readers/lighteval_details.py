@@ -219,8 +219,21 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     m = RESULTS_NAME.match(path.name)
     time = m["time"] if m else ""
     merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    robust: dict[str, dict[str, float]] = defaultdict(dict)
     for key, values in results.items():
         parsed = parse_task(key)
+        r = parse_robust(key)
+        if r is not None and isinstance(values, dict):  # robustified: variant accuracy under its per-variant name
+            numbers = {k: float(v) for k, v in values.items() if isinstance(v, (int, float)) and not k.endswith("_stderr")}
+            family, task = r
+            label = key.split("|")[0].split(":")[1] if ":" in key.split("|")[0] else ""
+            if family == "non_greedy":
+                robust[task].update({k: v for k, v in numbers.items() if k != "non_greedy_accuracy"},
+                                    accuracy=numbers.get("non_greedy_accuracy", float("nan")))
+            elif "accuracy" in numbers:
+                variant = _LETTERS.index(label[-1]) if family == "option_order" else int(label.split("_")[1])
+                robust[task][variant_metric_name(family, variant, macro=False)] = numbers["accuracy"]
+            continue
         if parsed is None or not isinstance(values, dict):
             continue
         benchmark, family, subset, variant = parsed
@@ -231,10 +244,12 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         for acc in ("macro_accuracy", "accuracy"):
             if acc in numbers:
                 merged[(benchmark, family, subset)][variant_metric_name(family, variant, macro=acc == "macro_accuracy")] = numbers[acc]
-    if not merged and explicit:
-        raise ScorekitError("no scorekit SCORE task in this lighteval results file", path=path)
+    if not merged and not robust and explicit:
+        raise ScorekitError("no scorekit SCORE or robustified task in this lighteval results file", path=path)
     return [AggregateSet(model, lm_eval_task_name(b, f, s), "lighteval", metrics, str(path), time)
-            for (b, f, s), metrics in merged.items()]
+            for (b, f, s), metrics in merged.items()] + [
+        AggregateSet(model, classify_task(task), "lighteval", metrics, str(path), time)  # type: ignore[arg-type]
+        for task, metrics in robust.items()]
 
 
 def _is_lighteval_results(path: Path) -> bool:
