@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
         templates = read_templates(args.templates)
     if args.harness == "lighteval":
-        return _run_lighteval(args, families, templates)
+        return _write_for_lighteval(args, families, templates)
     if args.custom_tasks:
         raise ScorekitError("--custom-tasks is for --harness lighteval (lm-eval tasks: --include-path)")
     include = str(Path(args.include_path).resolve()) if args.include_path else None
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:
+def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:
     """``--harness lighteval``: one custom-tasks module (:mod:`scorekit.lighteval.robust`)."""
     from scorekit.errors import ScorekitError
 
