@@ -321,3 +321,32 @@ def test_results_file_alone_gives_the_per_variant_accuracies(run, tmp_path, ligh
     assert got["variant_accuracy"] == pytest.approx(want["variant_accuracy"], abs=1e-12)
     ng = family(report, "robust_local_qa", "non_greedy")
     assert ng["consistency_rate"] == pytest.approx(figures(expected_generations("non_greedy"), letters=False)["consistency_rate"])
+
+
+@pytest.mark.hf
+def test_accelerate_tiny_model_option_order_and_non_greedy(tiny_hf_model, lighteval_env, tmp_path):
+    """The real transformers backend: lighteval's own ``acc`` of each position task (its
+    ``loglikelihood_acc`` on the permuted Doc) equals the records' accuracy, and non-greedy
+    sampling runs (scorekit's sampling patch) with every sample recorded."""
+    tasks_file = tmp_path / "tasks.py"
+    tasks_file.write_text(
+        "from scorekit.lighteval.robust import robust_tasks\n"
+        f"TASKS_TABLE = robust_tasks(['local_mc'], ['option_order'], custom_tasks={str(LOCAL_TASKS)!r})"
+        f" + robust_tasks(['local_qa'], ['non_greedy'], custom_tasks={str(LOCAL_TASKS)!r}, samples=3)\n")
+    out = tmp_path / "out"
+    run_lighteval(["accelerate", f"model_name={tiny_hf_model},batch_size=8,cache_dir={tmp_path / 'cache'},"
+                   "generation_parameters={temperature:0.7}",
+                   "robust_option_order_local_mc|0,robust_non_greedy_local_qa|0", "--custom-tasks", str(tasks_file),
+                   "--output-dir", str(out), "--save-details"], lighteval_env)
+    model = str(tiny_hf_model).lstrip("/")
+    results = results_file(out, model)["results"]
+    for letter in "ABCD":
+        r = results[f"robust_option_order_local_mc:position_{letter}|0"]
+        assert r["accuracy"] == pytest.approx(r["acc"], abs=1e-12), letter
+    from scorekit.robustness.readers import read_paths
+    from scorekit.robustness.readers.lighteval_details import LightevalDetailsReader
+
+    sets = {s.task.name: s for s in read_paths([out], readers=[LightevalDetailsReader()]).samples}
+    assert len(sets["robust_option_order_local_mc"].records) == sum(len(r["choices"]["text"]) for r in rows("mc"))
+    assert len(sets["robust_non_greedy_local_qa"].records) == 3 * len(rows("qa"))
+    assert len(sets["robust_non_greedy_local_qa"].identical) == len(rows("qa"))
