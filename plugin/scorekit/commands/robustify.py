@@ -33,6 +33,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--choice-score", choices=("acc", "acc_norm"), default="acc",
                    help="multiple choice: pick the highest log-likelihood (acc) or per character (acc_norm)")
     p.add_argument("--include-path", metavar="DIR", help="folder of your own lm-eval task YAMLs")
+    p.add_argument("--harness", choices=("lm_eval", "lighteval"), default="lm_eval",
+                   help="write lm-eval task YAMLs (default) or a lighteval custom-tasks module")
+    p.add_argument("--custom-tasks", metavar="FILE", help="lighteval: your custom-tasks file holding TASK")
     p.add_argument("--output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
     p.set_defaults(func=run)
 
@@ -72,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
         from scorekit.robustness.robustify import read_templates
 
         templates = read_templates(args.templates)
+    if args.harness == "lighteval":
+        return _write_for_lighteval(args, families, templates)
+    if args.custom_tasks:
+        raise ScorekitError("--custom-tasks is for --harness lighteval (lm-eval tasks: --include-path)")
     include = str(Path(args.include_path).resolve()) if args.include_path else None
     if include and not Path(include).is_dir():
         raise ScorekitError("not a folder", path=args.include_path, where="--include-path")
@@ -111,4 +118,26 @@ def run(args: argparse.Namespace) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     for path in write(out_dir, files):
         print(path)
+    return 0
+
+
+def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:
+    """``--harness lighteval``: one custom-tasks module (:mod:`scorekit.lighteval.robust`)."""
+    from scorekit.errors import ScorekitError
+
+    for flag, bad in (("--include-path", args.include_path), ("--choice-score acc_norm", args.choice_score == "acc_norm"),
+                      ("--samples with --family prompt", args.samples is not None and "prompt" in families)):
+        if bad:
+            raise ScorekitError(f"{flag} is not available with --harness lighteval (see docs/robustify.md, lighteval)")
+    if args.custom_tasks and not Path(args.custom_tasks).is_file():
+        raise ScorekitError("no such file", path=args.custom_tasks, where="--custom-tasks")
+    if "prompt" in families and not templates:
+        raise ScorekitError("--family prompt needs --templates FILE")
+    out_dir = Path(args.output)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
+    from scorekit.lighteval.robust import write_module
+
+    print(write_module(str(out_dir), args.tasks, families, custom_tasks=args.custom_tasks,
+                       permutations=args.permutations, templates=templates, samples=args.samples or 5))
     return 0

@@ -14,6 +14,15 @@ family and subset are merged into one :class:`~scorekit.robustness.readers.Sampl
 lm-eval task name (``score_prompt_robustness_mmlu_pro``, ``..._agieval_aqua_rat``). When a
 variant task was run several times for a model, the newest run is used (with a note).
 
+Details of tasks written for lighteval by ``scorekit robustify`` (:mod:`scorekit.lighteval.robust`,
+``robust_<family>_<T>[:position_<L>|:template_<t>]``) are read too: their documents carry
+``doc.specific["robust"]`` and the run logged each answer's records in the ``metric`` column.
+Log-likelihood answers are scored again from ``model_response.logprobs`` (the choice with the
+highest one, by content); a generated answer's text is taken again from ``model_response.text``
+and its correctness from the logged record (it needs the wrapped task's own metric); a generated
+option-order answer is the logged one (the option its label names). The
+variant tasks of a family merge into the sample set of task ``robust_<family>_<T>``.
+
 Results JSON files (recognised by ``config_general`` and ``summary_general``) give
 :class:`~scorekit.robustness.readers.AggregateSet` items under the upstream metric names: a variant
 task's accuracy becomes ``<v>_macro_accuracy`` / ``per_option_accuracy_<L>``; the non-greedy
@@ -31,23 +40,88 @@ from scorekit.errors import ScorekitError, one_line
 from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
-from scorekit.robustness.benchmarks import get, parse_lighteval_task
-from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName
+from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name
+from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.readers.lm_eval_logs import checked_rate
 from scorekit.robustness.records import Record
 
-__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "lm_eval_task_name"]
+__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_robust", "lm_eval_task_name"]
 
 _TIME = TIME_PATTERN
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
+ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.robust
+_ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>[^:|]+)"
+                     r"(?::(?:position_(?P<pos>[A-Z])|template_(?P<tpl>\d+)))?$")
 
 
 def parse_details_name(name: str) -> tuple[str, int, str] | None:
     """(task, fewshots, time) of a ``details_<task>|<n>_<time>.parquet`` file name."""
     m = DETAILS_NAME.match(name)
     return None if m is None else (m["task"], int(m["fewshot"]), m["time"])
+
+
+def parse_robust(name: str) -> tuple[str, str] | None:
+    """(family, task ``robust_<family>_<T>``) of a lighteval task written by ``scorekit robustify``
+    (:func:`scorekit.lighteval.robust.robust_name`), else None.
+
+    >>> parse_robust("robust_option_order_arc_easy:position_C|0"), parse_robust("robust_prompt_x")
+    (('option_order', 'robust_option_order_arc_easy'), None)
+    """
+    m = _ROBUST.match(name.split("|")[0])
+    if m is None:
+        return None
+    family = m["family"]
+    if (family == "option_order") != (m["pos"] is not None) or (family == "prompt") != (m["tpl"] is not None):
+        return None
+    return family, robust_task_name(family, m["task"])
+
+
+def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
+    """Records of one details file of a robustified task (module docstring), the number of rows
+    without robustness fields, and (non-greedy) whether each question's raw samples were the same."""
+    import pyarrow.parquet as pq
+
+    from scorekit.robustness.records import as_record
+    from scorekit.robustness.robustify import choice_answer, text_answer
+
+    try:
+        table = pq.read_table(path, columns=["doc", "metric", "model_response"])
+    except Exception as exc:  # pyarrow raises several types for damaged files
+        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
+    records: list[Record] = []
+    identical: dict[str, bool] = {}
+    foreign = 0
+    for i, row in enumerate(table.to_pylist()):
+        doc = row.get("doc") or {}
+        meta = (doc.get("specific") or {}).get(ROBUST_DOC_KEY)
+        logged = next((v for v in (row.get("metric") or {}).values() if isinstance(v, dict) and "records" in v), None)
+        if not meta or logged is None:
+            foreign += 1
+            continue
+        where = f"row {i}"
+        recs = [as_record(r, where=f"{path}: {where}") for r in logged["records"]]
+        response = row.get("model_response") or {}
+        try:
+            logprobs = response.get("logprobs") or []
+            if logprobs and int(meta["gold_canonical"]) >= 0:
+                n = len(doc.get("choices") or [])
+                order = meta["order"] or list(range(n))
+                canon = meta["canonical"] or list(range(n))
+                answer = choice_answer(list(logprobs)[:n], order, canon)
+                recs = [recs[0]._replace(answer=answer, correct=answer == int(meta["gold_canonical"]))]
+            elif meta["family"] != "option_order":  # generated option order: the logged label -> option mapping
+                texts = response.get("text_post_processed") or response.get("text") or []
+                if len(texts) < len(recs):
+                    raise ScorekitError(f"{len(texts)} generations for {len(recs)} logged records", path=path, where=where)
+                recs = [r._replace(answer=text_answer(t)) for r, t in zip(recs, texts)]
+        except KeyError as exc:
+            raise ScorekitError(f"robustified document lacks field {exc.args[0]!r}", path=path, where=where) from None
+        records.extend(recs)
+        if logged.get("identical") is not None:
+            identical[str(meta["question_id"])] = bool(logged["identical"])
+    return records, foreign, identical
 
 
 def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
@@ -114,8 +188,21 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     m = RESULTS_NAME.match(path.name)
     time = m["time"] if m else ""
     merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    robust: dict[str, dict[str, float]] = defaultdict(dict)
     for key, values in results.items():
         parsed = parse_lighteval_task(key)
+        r = parse_robust(key)
+        if r is not None and isinstance(values, dict):  # robustified: variant accuracy under its per-variant name
+            numbers = {k: float(v) for k, v in values.items() if isinstance(v, (int, float)) and not k.endswith("_stderr")}
+            family, task = r
+            label = key.split("|")[0].split(":")[1] if ":" in key.split("|")[0] else ""
+            if family == "non_greedy":
+                robust[task].update({k: v for k, v in numbers.items() if k != "non_greedy_accuracy"},
+                                    accuracy=numbers.get("non_greedy_accuracy", float("nan")))
+            elif "accuracy" in numbers:
+                variant = LETTERS.index(label[-1]) if family == "option_order" else int(label.split("_")[1])
+                robust[task][variant_metric_name(family, variant, macro=False)] = numbers["accuracy"]
+            continue
         if parsed is None or not isinstance(values, dict):
             continue
         benchmark, family, subset, variant = parsed
@@ -130,10 +217,12 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         for acc in ("macro_accuracy", "accuracy"):
             if acc in numbers:
                 merged[(benchmark, family, subset)][variant_metric_name(family, variant, macro=acc == "macro_accuracy")] = numbers[acc]
-    if not merged and explicit:
-        raise ScorekitError("no scorekit SCORE task in this lighteval results file", path=path)
+    if not merged and not robust and explicit:
+        raise ScorekitError("no scorekit SCORE or robustified task in this lighteval results file", path=path)
     return [AggregateSet(model, lm_eval_task_name(b, f, s), "lighteval", metrics, str(path), time)
-            for (b, f, s), metrics in merged.items()]
+            for (b, f, s), metrics in merged.items()] + [
+        AggregateSet(model, classify_task(task), "lighteval", metrics, str(path), time)  # type: ignore[arg-type]
+        for task, metrics in robust.items()]
 
 
 def _is_lighteval_results(path: Path) -> bool:
@@ -164,9 +253,9 @@ class LightevalDetailsReader:
                 out.aggregates.extend(_read_results(p, p in explicit))
                 continue
             task, _fewshot, time = parse_details_name(p.name)  # type: ignore[misc]
-            if parse_lighteval_task(task) is None:
+            if parse_lighteval_task(task) is None and parse_robust(task) is None:
                 if p in explicit:
-                    raise ScorekitError(f"not a scorekit SCORE task (task {task!r})", path=p)
+                    raise ScorekitError(f"not a scorekit SCORE or robustified task (task {task!r})", path=p)
                 other += 1
                 continue
             model = details_model(p)
@@ -182,9 +271,15 @@ class LightevalDetailsReader:
 
         sets: dict[tuple[str, str], SampleSet] = {}
         for (model, task), (time, p) in sorted(newest.items()):
-            benchmark, family, subset, _variant = parse_lighteval_task(task)  # type: ignore[misc]
-            tname = lm_eval_task_name(benchmark, family, subset)
-            records, foreign, identical = _records_from_table(p)
+            robust = parse_robust(task)
+            if robust is not None:
+                tname = classify_task(robust[1])
+                assert tname is not None, robust
+                records, foreign, identical = _robust_records(p)
+            else:
+                benchmark, family, subset, _variant = parse_lighteval_task(task)  # type: ignore[misc]
+                tname = lm_eval_task_name(benchmark, family, subset)
+                records, foreign, identical = _records_from_table(p)
             s = sets.get((model, tname.name))
             if s is None:
                 s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], time, [])
@@ -195,7 +290,7 @@ class LightevalDetailsReader:
             if time not in s.runs:
                 s.runs.append(time)
             if foreign:
-                s.notes.append(f"{p}: {foreign} row(s) without SCORE fields were not read")
+                s.notes.append(f"{p}: {foreign} row(s) without {'robustness' if robust else 'SCORE'} fields were not read")
             if superseded.get((model, task)):
                 s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
                                f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
