@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.rank",
     "scorekit.commands.score",
     "scorekit.commands.robustness",
+    "scorekit.commands.compare",
     "scorekit.commands.demo",
 )
 

@@ -1,4 +1,4 @@
-"""Render a simple table (column names + rows) as text, markdown, CSV or HTML.
+"""Render a simple table (column names + rows) as text, markdown, CSV, HTML or LaTeX.
 
 Commands build their rows once and choose the format at the end; JSON output is shaped by
 each command itself, since its structure is part of that command's contract.
@@ -12,8 +12,8 @@ import io
 import math
 from typing import Any, Sequence
 
-TEXT_FORMATS = ("table", "markdown", "csv", "html")
-__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document"]
+TEXT_FORMATS = ("table", "markdown", "csv", "html", "latex")
+__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document", "latex_table"]
 
 
 def format_cell(value: Any, digits: int = 2) -> str:
@@ -50,6 +50,8 @@ def render(
             writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row])
         return buf.getvalue()
     cells = [[format_cell(v, digits) for v in row] for row in rows]
+    if fmt == "latex":
+        return latex_table(columns, cells, title=title)
     if fmt == "markdown":
         out = []
         if title:
@@ -97,4 +99,27 @@ def html_document(title: str, tables: Sequence[str], *, notes: Sequence[str] = (
         out.extend(f"<li>{html.escape(note)}</li>" for note in notes)
         out.append("</ul>")
     out.extend(["</body>", "</html>"])
+    return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_table(columns: Sequence[str], cells: Sequence[Sequence[str]], *, title: str | None = None) -> str:
+    """A booktabs ``tabular`` (``\\usepackage{booktabs}``) of already formatted cells: first
+    column left-aligned, the others right-aligned; TeX's special characters escaped; the
+    title, if any, as a ``%`` comment line (captions belong to the surrounding document)."""
+
+    def tex(text: str) -> str:
+        return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+    out = [f"% {title}"] if title else []
+    out.append(r"\begin{tabular}{l" + "r" * (len(columns) - 1) + "}")
+    out.append(r"\toprule")
+    out.append(" & ".join(tex(c) for c in columns) + r" \\")
+    out.append(r"\midrule")
+    out.extend(" & ".join(tex(c) for c in row) + r" \\" for row in cells)
+    out.append(r"\bottomrule")
+    out.append(r"\end{tabular}")
     return "\n".join(out) + "\n"

@@ -51,12 +51,18 @@ _CHUNK_CELLS = 4_000_000
 
 
 class BootstrapResult(NamedTuple):
-    """A point estimate with its percentile-bootstrap interval (``n`` = questions resampled)."""
+    """A point estimate with its percentile-bootstrap interval (``n`` = questions resampled).
+
+    ``p_value`` (paired only): 2 * min(share of draws <= 0, share of draws >= 0), capped at 1:
+    the smallest two-sided level at which the percentile interval of the difference excludes
+    0; a coarse test (resolution 1/n_boot, and as weak as the interval with few questions).
+    """
 
     estimate: float
     ci_low: float
     ci_high: float
     n: int
+    p_value: float = math.nan
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -229,7 +235,11 @@ def paired_bootstrap(
     # one resample of the questions serves both runs: resample the joined rows
     means = _resampled_means(np.hstack([xa, xb]), n_boot, np.random.default_rng(seed))
     draws = stat(means[:, : xa.shape[1]]) - stat(means[:, xa.shape[1]:])
-    return BootstrapResult(estimate, *_percentiles(draws, confidence, q), q)
+    draws = draws[~np.isnan(draws)]  # a ratio whose resampled denominator is 0
+    if draws.size == 0:
+        return BootstrapResult(estimate, math.nan, math.nan, q)
+    p = min(1.0, 2 * min(float(np.mean(draws <= 0)), float(np.mean(draws >= 0))))
+    return BootstrapResult(estimate, *_percentiles(draws, confidence, q), q, p)
 
 
 def spread_statistic(kind: str) -> Statistic:
