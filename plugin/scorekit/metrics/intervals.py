@@ -33,6 +33,7 @@ import numpy as np
 __all__ = [
     "BootstrapResult",
     "bootstrap_interval",
+    "bootstrap_intervals",
     "holm",
     "mcnemar_p",
     "mean_stderr",
@@ -174,7 +175,8 @@ def bootstrap_interval(
     estimate is the statistic of the full data. Corpus pass@k, G-Pass@k and mG-Pass@k are
     means of per-question values (:mod:`scorekit.metrics.sampling`), so their interval is
     ``bootstrap_interval(per_question_values)``; a spread is a statistic of a (Q, variants)
-    matrix of 0/1 (:func:`spread_statistic`).
+    matrix of 0/1 (:func:`spread_statistic`). The interval is the expanded percentile one
+    (tail levels widened for Q: Hesterberg 2015).
 
     Weak: the percentile bootstrap undercovers with few questions (below ~30), for statistics
     at a boundary (a spread near 0 is biased upwards, and its interval can miss 0), and when
@@ -185,14 +187,39 @@ def bootstrap_interval(
     >>> r.estimate, r.n, r.ci_low < 0.7 < r.ci_high
     (0.7, 100, True)
     """
+    return bootstrap_intervals(values, [statistic or _identity], n_boot=n_boot, confidence=confidence, seed=seed)[0]
+
+
+def bootstrap_intervals(
+    values: Any,
+    statistics: Sequence[Statistic],
+    *,
+    n_boot: int = 2000,
+    confidence: float = 0.95,
+    seed: int | None = 0,
+) -> list[BootstrapResult]:
+    """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
+    (one resampling pass however many statistics).
+
+    >>> [r.estimate for r in bootstrap_intervals([[1, 0], [1, 1], [0, 0]], [spread_statistic("range"), lambda m: m[..., 0]])]
+    [0.3333333333333333, 0.6666666666666666]
+    """
     _check_confidence(confidence)
     x = _as_matrix(values, "values")
-    stat = statistic or _identity
-    estimate = float(stat(x.mean(axis=0)[None, :])[0]) if len(x) else math.nan
+    if len(x) == 0:
+        return [BootstrapResult(math.nan, math.nan, math.nan, 0) for _ in statistics]
+    full = x.mean(axis=0)[None, :]
+    estimates = [float(stat(full)[0]) for stat in statistics]
     if len(x) < 2:
-        return BootstrapResult(estimate, math.nan, math.nan, len(x))
-    draws = stat(_resampled_means(x, n_boot, np.random.default_rng(seed)))
-    return BootstrapResult(estimate, *_percentiles(draws, confidence, len(x)), len(x))
+        return [BootstrapResult(e, math.nan, math.nan, len(x)) for e in estimates]
+    means = _resampled_means(x, n_boot, np.random.default_rng(seed))
+    out = []
+    for stat, estimate in zip(statistics, estimates):
+        draws = stat(means)
+        draws = draws[~np.isnan(draws)]
+        lo, hi = _percentiles(draws, confidence, len(x)) if draws.size else (math.nan, math.nan)
+        out.append(BootstrapResult(estimate, lo, hi, len(x)))
+    return out
 
 
 def paired_bootstrap(
