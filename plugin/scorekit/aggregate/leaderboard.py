@@ -7,6 +7,15 @@ with :meth:`Benchmark.combine`. A column with any part absent is *missing*: its 
 value are None, it is listed in :attr:`LeaderboardRow.missing`, and the average column (the
 plain mean of the columns) is None: never an average over fewer columns.
 
+Uncertainty: each part's stderr is read from the same results entry (``acc_norm_stderr,none``
+for ``acc_norm,none``; lighteval ``acc_stderr`` for ``acc``) and carried through the
+normalization and the means (:meth:`Benchmark.combine_stderr`; the Average of independent
+benchmarks: sqrt(sum se^2) / n). A stderr that is absent or ``"N/A"`` makes that column's (and
+the Average's) stderr unknown (None), with a note. Interval = score -/+ z * stderr, cut to
+[0, 100]. ``indistinguishable_from_best``: the ranking column's score differs from the best
+model's by no more than z * sqrt(se_best^2 + se^2) (two independent runs; None when a stderr
+is unknown).
+
 Task lookup: the config's results key is matched exactly; failing that, against task keys
 with their lighteval ``|fewshots`` suffix (and ``suite|`` prefix) removed. When several keys
 match (``ifeval|0`` and ``ifeval|5`` from different runs) the newest one is used and a note
@@ -15,8 +24,9 @@ says so.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
 from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, ResultsFile, task_base
@@ -38,15 +48,33 @@ class LeaderboardRow:
     average_column: str | None = None
     missing_detail: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    stderr: dict[str, float | None] = field(default_factory=dict)
+    indistinguishable_from_best: bool | None = None
+
+    def interval(self, column: str, confidence: float = 0.95) -> tuple[float, float] | None:
+        """``score -/+ z * stderr`` cut to [0, 100], or None (no score or no stderr)."""
+        from scorekit.metrics.intervals import z_value
+
+        v, se = self.scores.get(column), self.stderr.get(column)
+        if v is None or se is None or math.isnan(se):
+            return None
+        z = z_value(confidence)
+        return max(0.0, v - z * se), min(100.0, v + z * se)
 
     def to_json(self) -> dict:
-        """The documented JSON shape: model, scores, raw, missing, sources."""
+        """The documented JSON shape: model, scores, raw, missing, sources, plus stderr,
+        scores_ci_low / scores_ci_high (95%) and indistinguishable_from_best."""
+        cis = {c: self.interval(c) for c in self.scores}
         return {
             "model": self.model,
             "scores": dict(self.scores),
             "raw": dict(self.raw),
             "missing": list(self.missing),
             "sources": list(self.sources),
+            "stderr": dict(self.stderr),
+            "scores_ci_low": {c: ci[0] if ci else None for c, ci in cis.items()},
+            "scores_ci_high": {c: ci[1] if ci else None for c, ci in cis.items()},
+            "indistinguishable_from_best": self.indistinguishable_from_best,
         }
 
 
@@ -82,8 +110,10 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     raw: dict[str, float | None] = {}
     detail: dict[str, list[str]] = {}  # missing column -> what is absent
     notes: list[str] = []
+    stderr: dict[str, float | None] = {}
     for bench in config.benchmarks:
         values: list[float] = []
+        ses: list[float] = []
         absent: list[str] = []
         for part in bench.parts:
             found = index.find(part.results_key)
@@ -102,18 +132,69 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
                 absent.append(f"{key} -> {part.metric}")
                 continue
             values.append(check_fraction(metrics[part.metric], path=rf.path, where=f'results["{key}"]["{part.metric}"]'))
+            se = _stderr(metrics, part.metric)
+            if math.isnan(se):
+                notes.append(f"{key}: no usable {stderr_key(part.metric)}; the {bench.column} interval is unknown")
+            ses.append(se)
         if absent:
-            scores[bench.column] = raw[bench.column] = None
+            scores[bench.column] = raw[bench.column] = stderr[bench.column] = None
             detail[bench.column] = absent
         else:
             scores[bench.column], raw[bench.column] = bench.combine(values)
+            se_col = bench.combine_stderr(ses)
+            stderr[bench.column] = None if math.isnan(se_col) else se_col
     if config.average is not None:
         columns = [scores[c] for c in config.columns]
         scores[config.average] = None if detail else sum(columns) / len(columns)  # type: ignore[arg-type]
+        col_se = [stderr[c] for c in config.columns]
+        stderr[config.average] = None if detail or any(se is None for se in col_se) else _mean_se(col_se)
     return LeaderboardRow(
         model.model, scores, raw, list(detail), list(model.sources), config.name, config.average, detail,
-        list(dict.fromkeys(notes)),
+        list(dict.fromkeys(notes)), stderr,
     )
+
+
+def stderr_key(metric: str) -> str:
+    """The results key of a metric's stderr: ``acc_norm,none`` -> ``acc_norm_stderr,none``,
+    lighteval ``acc`` -> ``acc_stderr``."""
+    name, sep, filt = metric.partition(",")
+    return f"{name}_stderr{sep}{filt}"
+
+
+def _stderr(metrics: dict[str, Any], metric: str) -> float:
+    value = metrics.get(stderr_key(metric))
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        return math.nan  # absent, "N/A" (lm-eval when it cannot compute one), or nonsense
+    return float(value)
+
+
+def _mean_se(ses: list) -> float:
+    from scorekit.metrics.intervals import mean_stderr
+
+    return mean_stderr(ses)
+
+
+def mark_indistinguishable(rows: list[LeaderboardRow], confidence: float = 0.95) -> None:
+    """Set :attr:`LeaderboardRow.indistinguishable_from_best` on the ranking column (the
+    average, else the first column) of every row (see the module docstring)."""
+    from scorekit.metrics.intervals import z_value
+
+    def column(row: LeaderboardRow) -> str | None:
+        return row.average_column or next(iter(row.scores), None)
+
+    scored = [r for r in rows if column(r) and r.scores.get(column(r)) is not None]
+    if not scored:
+        return
+    best = max(scored, key=lambda r: r.scores[column(r)])
+    best_se = best.stderr.get(column(best))
+    z = z_value(confidence)
+    for r in scored:
+        se = r.stderr.get(column(r))
+        if se is None or best_se is None:
+            r.indistinguishable_from_best = True if r is best else None
+            continue
+        gap = best.scores[column(best)] - r.scores[column(r)]
+        r.indistinguishable_from_best = gap <= z * math.sqrt(best_se**2 + se**2)
 
 
 def shipped_config(name: str = DEFAULT_CONFIG) -> NormalizationConfig:
@@ -144,7 +225,9 @@ def compute_leaderboard(
         avg = row.scores.get(row.average_column) if row.average_column else None
         return (avg is None, -(avg or 0.0), row.model)
 
-    return sorted(rows, key=order)
+    rows = sorted(rows, key=order)
+    mark_indistinguishable(rows)
+    return rows
 
 
 def override_notes(models: Iterable[ModelResults]) -> list[str]:
