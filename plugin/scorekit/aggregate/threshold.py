@@ -384,7 +384,7 @@ def _uncertainty(score: float, se: float, confidence: float = 0.95) -> dict[str,
     if math.isnan(score) or math.isnan(se):
         return {"stderr": None, "ci_low": None, "ci_high": None}
     z = z_value(confidence)
-    return {"stderr": float(se), "ci_low": max(0.0, score - z * se), "ci_high": min(1.0, score + z * se)}
+    return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(1.0, score + z * se))}
 
 
 def _opt(x: float) -> float | None:

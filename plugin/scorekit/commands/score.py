@@ -11,7 +11,7 @@ import math
 import sys
 from typing import Any
 
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
 PARTIAL_MARK = "*"
@@ -152,7 +152,8 @@ def render(
     from scorekit.tables import render as render_table
 
     cols = _columns(config, detail)
-    header = ["Model"] + [h for h, _ in cols] + ["Missing"]
+    ci_cols = ["Overall_ci_low", "Overall_ci_high"] if fmt == "csv" else ["Overall 95% CI"]
+    header = ["Model"] + [h for h, _ in cols[:1]] + ci_cols + [h for h, _ in cols[1:]] + ["Missing"]
     rows = []
     any_partial = False
     for m in scored:
@@ -168,6 +169,12 @@ def render(
                 mark = PARTIAL_MARK if _node_partial(node) else ""
                 any_partial = any_partial or bool(mark)
                 row.append(f"{score:.{digits}f}{mark}")
+            if node is m:  # the overall score's interval (stderr propagated, threshold.roll_up_stderr)
+                lo, hi = m.get("overall_ci_low"), m.get("overall_ci_high")
+                if fmt == "csv":
+                    row += [lo, hi]
+                else:
+                    row.append("-" if lo is None else f"[{lo:.{digits}f}, {hi:.{digits}f}]")
         if fmt == "table":  # narrow terminal table: paths only (reasons: stderr notes, json)
             missing = ", ".join(m["missing"])
         else:

@@ -65,7 +65,7 @@ from scorekit.robustness.readers import (
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report", "FORMATS"]
 
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 LETTERS = string.ascii_uppercase
 MACRO = {"mmlu_pro": True, "agieval": False, "math": False}
 FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
@@ -534,7 +534,8 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
 
 def render_report(report: Report, fmt: str = "table") -> str:
     """The report as ``table`` (rich text), ``markdown``, ``html`` (a whole HTML document: the
-    tables and the notes, every value escaped), ``csv`` (long format) or ``json``."""
+    tables and the notes, every value escaped), ``latex`` (booktabs tables), ``csv`` (long
+    format) or ``json``."""
     import json
 
     from scorekit.tables import html_document, render
@@ -544,7 +545,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     if fmt == "csv":
         columns, rows = long_rows(report)
         return render(columns, rows, "csv")
-    if fmt not in ("table", "markdown", "html"):
+    if fmt not in ("table", "markdown", "html", "latex"):
         raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}")
     parts = []
     columns, rows = summary_table(report)
@@ -556,7 +557,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     lines = notes_lines(report)
     if fmt == "html":
         return html_document("SCORE robustness", parts, notes=lines)
-    if lines:
+    if lines and fmt != "latex":  # latex: the tables only (notes go to stderr, as for csv)
         if fmt == "markdown":
             parts.append("### Notes\n\n" + "\n".join(f"- {line}" for line in lines) + "\n")
         else:
