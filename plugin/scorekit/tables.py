@@ -82,7 +82,10 @@ def render(
         for row in cells:
             table.add_row(*row)
         buf = io.StringIO()
-        Console(file=buf, width=max(80, 14 * len(columns) + 20), color_system=None, force_terminal=False).print(table)
+        # wide enough for the widest cell of every column (cells like "0.33 [0.00, 0.50]" must not wrap)
+        widths = [max([len(c)] + [len(row[i]) for row in cells if i < len(row)]) + 3 for i, c in enumerate(columns)]
+        Console(file=buf, width=max(80, 14 * len(columns) + 20, sum(widths) + 4), color_system=None,
+                force_terminal=False).print(table)
         return buf.getvalue()
     raise ValueError(f"unknown format {fmt!r}; choose one of {TEXT_FORMATS + ('json',)}")
 
