@@ -177,7 +177,7 @@ def _mean_se(ses: list) -> float:
 def mark_indistinguishable(rows: list[LeaderboardRow], confidence: float = 0.95) -> None:
     """Set :attr:`LeaderboardRow.indistinguishable_from_best` on the ranking column (the
     average, else the first column) of every row (see the module docstring)."""
-    from scorekit.metrics.intervals import z_value
+    from scorekit.metrics.intervals import indistinguishable
 
     def column(row: LeaderboardRow) -> str | None:
         return row.average_column or next(iter(row.scores), None)
@@ -186,15 +186,10 @@ def mark_indistinguishable(rows: list[LeaderboardRow], confidence: float = 0.95)
     if not scored:
         return
     best = max(scored, key=lambda r: r.scores[column(r)])
-    best_se = best.stderr.get(column(best))
-    z = z_value(confidence)
+    best_score, best_se = best.scores[column(best)], best.stderr.get(column(best))
     for r in scored:
-        se = r.stderr.get(column(r))
-        if se is None or best_se is None:
-            r.indistinguishable_from_best = True if r is best else None
-            continue
-        gap = best.scores[column(best)] - r.scores[column(r)]
-        r.indistinguishable_from_best = gap <= z * math.sqrt(best_se**2 + se**2)
+        tied = indistinguishable(best_score, best_se, r.scores[column(r)], r.stderr.get(column(r)), confidence)
+        r.indistinguishable_from_best = True if r is best else tied
 
 
 def shipped_config(name: str = DEFAULT_CONFIG) -> NormalizationConfig:

@@ -93,11 +93,28 @@ def run(args: argparse.Namespace) -> int:
     for m in scored:
         m["sources"] = list(loaded.models[m["model"]].sources)
     scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
+    _mark_tied(scored)
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     emit(text, args.output)
     _notes(loaded, scored, args.missing)
     return 0
+
+
+def _mark_tied(scored: list[dict[str, Any]]) -> None:
+    """``indistinguishable_from_best`` per model: its overall score is within noise of the best
+    one's (scorekit.metrics.intervals.indistinguishable); None without a score or a stderr."""
+    from scorekit.metrics.intervals import indistinguishable
+
+    best = next((m for m in scored if m["overall"] is not None), None)
+    for m in scored:
+        if best is None or m["overall"] is None:
+            m["indistinguishable_from_best"] = None
+        elif m is best:
+            m["indistinguishable_from_best"] = True
+        else:
+            m["indistinguishable_from_best"] = indistinguishable(best["overall"], best.get("overall_stderr"),
+                                                                 m["overall"], m.get("overall_stderr"))
 
 
 def _notes(loaded, scored: list[dict[str, Any]], policy: str) -> None:
@@ -153,7 +170,7 @@ def render(
 
     cols = _columns(config, detail)
     ci_cols = ["Overall_ci_low", "Overall_ci_high"] if fmt == "csv" else ["Overall 95% CI"]
-    header = ["Model"] + [h for h, _ in cols[:1]] + ci_cols + [h for h, _ in cols[1:]] + ["Missing"]
+    header = ["Model"] + [h for h, _ in cols[:1]] + ci_cols + ["Tied with best"] + [h for h, _ in cols[1:]] + ["Missing"]
     rows = []
     any_partial = False
     for m in scored:
@@ -175,6 +192,8 @@ def render(
                     row += [lo, hi]
                 else:
                     row.append("-" if lo is None else f"[{lo:.{digits}f}, {hi:.{digits}f}]")
+                tied = m.get("indistinguishable_from_best")
+                row.append(tied if fmt == "csv" else ("-" if tied is None else ("yes" if tied else "no")))
         if fmt == "table":  # narrow terminal table: paths only (reasons: stderr notes, json)
             missing = ", ".join(m["missing"])
         else:

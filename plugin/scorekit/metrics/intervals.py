@@ -35,6 +35,7 @@ __all__ = [
     "bootstrap_interval",
     "bootstrap_intervals",
     "holm",
+    "indistinguishable",
     "mcnemar_p",
     "mean_stderr",
     "normalized_stderr",
@@ -380,6 +381,22 @@ def mean_stderr(stderrs: Sequence[float]) -> float:
     if se.size == 0:
         return math.nan
     return float(np.sqrt(np.sum(se**2)) / se.size)
+
+
+def indistinguishable(best: float, best_se: float | None, value: float, se: float | None,
+                      confidence: float = 0.95) -> bool | None:
+    """Whether ``value`` is statistically indistinguishable from ``best`` (two independent
+    estimates): best - value <= z * sqrt(best_se^2 + se^2). None when a stderr is unknown
+    (None or nan). Weak: results files carry no per-question data, so runs on the same
+    questions are treated as independent, which overstates the noise of their difference
+    (use ``scorekit compare`` on the samples logs for the paired test).
+
+    >>> indistinguishable(60.0, 1.0, 58.0, 1.0), indistinguishable(60.0, 1.0, 55.0, 1.0)
+    (True, False)
+    """
+    if best_se is None or se is None or math.isnan(best_se) or math.isnan(se):
+        return None
+    return bool(best - value <= z_value(confidence) * math.sqrt(best_se**2 + se**2))
 
 
 def threshold_stderr(value: float, stderr: float, good: float, bad: float) -> float:
