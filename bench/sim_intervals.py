@@ -68,7 +68,7 @@ def sampling_coverage(runs: int, nq: int, metric: str, k: int, tau: float = 0.0)
     return covered / runs
 
 
-def spread_coverage(runs: int, nq: int, kind: str) -> float:
+def spread_coverage(runs: int, nq: int, kind: str, method: str = "basic") -> float:
     """10 prompts whose accuracies differ by a prompt effect on a logit scale (true range ~0.2)."""
     rng = np.random.default_rng(3)
     ability = rng.normal(0.3, 1.5, 2000)
@@ -78,14 +78,15 @@ def spread_coverage(runs: int, nq: int, kind: str) -> float:
     covered = 0
     for run in range(runs):
         x = (rng.random((nq, 10)) < p[rng.integers(0, 2000, nq)]).astype(float)
-        r = bootstrap_interval(x, spread_statistic(kind), seed=run)
-        covered += r.ci_low <= truth <= r.ci_high
+        r = bootstrap_interval(x, spread_statistic(kind), seed=run, method=method)
+        covered += max(0.0, r.ci_low) <= truth <= max(0.0, r.ci_high)
     return covered / runs
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5000)
+    ap.add_argument("--only", choices=("all", "spreads"), default="all")
     args = ap.parse_args()
     print("| method | " + " | ".join(f"Q={n}" for n in SIZES) + " |")
     print("|---|" + "---|" * len(SIZES))
@@ -96,9 +97,13 @@ def main() -> None:
         ("G-Pass@8, tau=0.5", lambda n: sampling_coverage(args.runs, n, "g_pass", 8, 0.5)),
         ("G-Pass@8, tau=1", lambda n: sampling_coverage(args.runs, n, "g_pass", 8, 1.0)),
         ("mG-Pass@8", lambda n: sampling_coverage(args.runs, n, "mg_pass", 8)),
-        ("accuracy range, 10 prompts", lambda n: spread_coverage(args.runs, n, "range")),
-        ("accuracy std, 10 prompts", lambda n: spread_coverage(args.runs, n, "std")),
+        ("accuracy range, 10 prompts (basic)", lambda n: spread_coverage(args.runs, n, "range")),
+        ("accuracy std, 10 prompts (basic)", lambda n: spread_coverage(args.runs, n, "std")),
+        ("accuracy range, 10 prompts (percentile)", lambda n: spread_coverage(args.runs, n, "range", "percentile")),
+        ("accuracy std, 10 prompts (percentile)", lambda n: spread_coverage(args.runs, n, "std", "percentile")),
     ]
+    if args.only == "spreads":
+        rows = rows[-4:]
     for name, fn in rows:
         print(f"| {name} | " + " | ".join(f"{fn(n):.1%}" for n in SIZES) + " |", flush=True)
 

@@ -185,7 +185,8 @@ def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, 
         notes.append(f"{task} {metric}: {ra.label} has {xa.shape[1]} columns per question, {rb.label} {xb.shape[1]}; not compared")
         return None
     kind = ma.kind if ma.kind == mb.kind else "mean"
-    boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
+    method = "basic" if kind in ("range", "std") else "percentile"  # spreads are biased: see intervals
+    boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed, method=method)
     if kind == "binary":
         p, test = mcnemar_p(xa[:, 0], xb[:, 0]), "mcnemar"
     else:

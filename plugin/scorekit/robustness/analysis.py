@@ -21,8 +21,10 @@ Definitions (Q = complete questions of the family, see "Incomplete questions"):
 Intervals (with ``intervals=True``; :mod:`scorekit.metrics.intervals`, at ``confidence``): ``variant_accuracy_ci`` per
 variant is Wilson when micro (one 0/1 per complete question), and a bootstrap over questions of
 the macro mean when ``macro=True`` (categories are then weighted equally, which Wilson does not
-know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are bootstrap intervals over
-questions (seed 0) of the spread of the per-variant accuracies (macro or micro as the values).
+know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are basic (bias-correcting,
+reverse-percentile) bootstrap intervals over questions (seed 0) of the spread of the
+per-variant accuracies (macro or micro as the values), cut at 0: sampling noise inflates a
+spread, so the interval usually sits below the estimate.
 Fewer than 2 complete questions: (nan, nan).
 
 Incomplete questions: a question with fewer records than its ``n_variants`` (``--limit`` cut
@@ -194,6 +196,8 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
     n_q, n_v = len(qs), len(vs)
     matrix = np.zeros((n_q, n_v))
     matrix[q_code, v_code] = correct
+    per_variant = None
+    columns = matrix
     if not macro:
         variant_ci = {int(v): tuple(float(x) for x in wilson_interval(matrix[:, j].sum(), n_q, confidence))
                       for j, v in enumerate(vs)}
@@ -213,14 +217,13 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
             return np.stack(accs, axis=-1)
 
         stats = [lambda m, j=j: per_variant(m)[..., j] for j in range(n_v)]
-        results = bootstrap_intervals(columns, stats + _spread_stats(per_variant, n_v), confidence=confidence)
+        results = bootstrap_intervals(columns, stats, confidence=confidence)
         variant_ci = {int(v): (r.ci_low, r.ci_high) for v, r in zip(vs, results)}
-        if n_v < 2:
-            return variant_ci, nan2, nan2
-        return variant_ci, (results[n_v].ci_low, results[n_v].ci_high), (results[n_v + 1].ci_low, results[n_v + 1].ci_high)
     if n_v < 2:
         return variant_ci, nan2, nan2
-    spreads = [(r.ci_low, r.ci_high) for r in bootstrap_intervals(matrix, _spread_stats(None, n_v), confidence=confidence)]
+    # spreads are inflated by sampling noise: the basic (bias-correcting) bootstrap, cut at 0
+    spreads = [(max(0.0, r.ci_low), max(0.0, r.ci_high))
+               for r in bootstrap_intervals(columns, _spread_stats(per_variant, n_v), confidence=confidence, method="basic")]
     return variant_ci, spreads[0], spreads[1]
 
 
