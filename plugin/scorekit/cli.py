@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.score",
     "scorekit.commands.robustness",
     "scorekit.commands.robustify",
+    "scorekit.commands.compare",
     "scorekit.commands.demo",
 )
 

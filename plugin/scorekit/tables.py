@@ -1,4 +1,4 @@
-"""Render a simple table (column names + rows) as text, markdown, CSV or HTML.
+"""Render a simple table (column names + rows) as text, markdown, CSV, HTML or LaTeX.
 
 Commands build their rows once and choose the format at the end; JSON output is shaped by
 each command itself, since its structure is part of that command's contract.
@@ -20,8 +20,8 @@ from typing import Any, Sequence
 
 from scorekit.errors import one_line
 
-TEXT_FORMATS = ("table", "markdown", "csv", "html")
-__all__ = ["TEXT_FORMATS", "format_cell", "render", "text_escape", "markdown_escape", "html_escape"]
+TEXT_FORMATS = ("table", "markdown", "csv", "html", "latex")
+__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document", "latex_table", "text_escape", "markdown_escape", "html_escape"]
 
 
 def text_escape(text: str) -> str:
@@ -88,6 +88,8 @@ def render(
             (quoted if any(isinstance(c, str) and "\r" in c for c in cells) else writer).writerow(cells)
         return buf.getvalue()
     cells = [[format_cell(v, digits) for v in row] for row in rows]
+    if fmt == "latex":
+        return latex_table(columns, cells, title=title)
     if fmt == "markdown":
         out = []
         if title:
@@ -120,6 +122,47 @@ def render(
         for row in cells:
             table.add_row(*(Text(text_escape(c)) for c in row))
         buf = io.StringIO()
-        Console(file=buf, width=max(80, 14 * len(columns) + 20), color_system=None, force_terminal=False).print(table)
+        # wide enough for the widest cell of every column (cells like "0.33 [0.00, 0.50]" must not wrap)
+        widths = [max([len(c)] + [len(row[i]) for row in cells if i < len(row)]) + 3 for i, c in enumerate(columns)]
+        Console(file=buf, width=max(80, 14 * len(columns) + 20, sum(widths) + 4), color_system=None,
+                force_terminal=False).print(table)
         return buf.getvalue()
     raise ValueError(f"unknown format {fmt!r}; choose one of {TEXT_FORMATS + ('json',)}")
+
+
+def html_document(title: str, tables: Sequence[str], *, notes: Sequence[str] = ()) -> str:
+    """A whole HTML page: ``title`` as heading, the ``tables`` (HTML from :func:`render`) and
+    ``notes`` as a list. Title and notes are escaped here; the tables escape their own cells."""
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{html_escape(title)}</title>", "</head>", "<body>", f"<h1>{html_escape(title)}</h1>"]
+    out.extend(table.rstrip("\n") for table in tables)
+    if notes:
+        out.append("<h2>Notes</h2>")
+        out.append("<ul>")
+        out.extend(f"<li>{html_escape(note)}</li>" for note in notes)
+        out.append("</ul>")
+    out.extend(["</body>", "</html>"])
+    return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_table(columns: Sequence[str], cells: Sequence[Sequence[str]], *, title: str | None = None) -> str:
+    """A booktabs ``tabular`` (``\\usepackage{booktabs}``) of already formatted cells: first
+    column left-aligned, the others right-aligned; TeX's special characters escaped; the
+    title, if any, as a ``%`` comment line (captions belong to the surrounding document)."""
+
+    def tex(text: str) -> str:
+        return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in one_line(str(text)))
+
+    out = [f"% {one_line(title)}"] if title else []
+    out.append(r"\begin{tabular}{l" + "r" * (len(columns) - 1) + "}")
+    out.append(r"\toprule")
+    out.append(" & ".join(tex(c) for c in columns) + r" \\")
+    out.append(r"\midrule")
+    out.extend(" & ".join(tex(c) for c in row) + r" \\" for row in cells)
+    out.append(r"\bottomrule")
+    out.append(r"\end{tabular}")
+    return "\n".join(out) + "\n"

@@ -135,7 +135,9 @@ benchmarks:
     assert round(scores["GPQA"], 2) == 46.67 and scores["MUSR"] == pytest.approx(35.0, abs=1e-9)
     assert scores["Average"] == pytest.approx((46.666666666666664 + 35.0) / 2, abs=1e-9)
     code, out, _ = run_cli(capsys, tmp_path / "out", "--config", cfg, "--format", "markdown")
-    assert "| docs/model | 46.67 | 35.00 | 40.83 |" in out
+    cells = [c.strip() for c in next(line for line in out.splitlines() if "docs/model" in line).split("|")[1:-1]]
+    assert cells[0:2] == ["docs/model", "46.67"] and cells[3] == "35.00" and cells[5] == "40.83"
+    assert cells[2].startswith("[") and cells[7] == "yes"  # intervals, and the only model ties with itself
     # the shipped config gives the same two columns (team allocation bound exactly 1/3: 0.333
     # would give 35.01); the other four are missing
     doc, _ = run_json(capsys, tmp_path / "out")
@@ -178,9 +180,13 @@ def test_text_formats(tmp_path, capsys, golden):
     assert "21.95" in lines[0] and "5.11" in lines[0]
     assert " - " in lines[1] and "BBH" in lines[1]  # dash for the missing column and the Missing column
     code, md, _ = run_cli(capsys, out, "--format", "markdown", "--raw")
-    assert md.splitlines()[0] == ("| Model | IFEval | BBH | MATH Lvl 5 | GPQA | MUSR | MMLU-PRO | Average | IFEval Raw | BBH Raw | "
-                                  "MATH Lvl 5 Raw | GPQA Raw | MUSR Raw | MMLU-PRO Raw | Missing |")
-    assert "| EleutherAI/pythia-410m | 21.95 | 2.72 | 0.30 | 1.23 | 3.06 | 1.42 | 5.11 | 0.2195 | 0.3028 |" in md
+    cols = ["IFEval", "BBH", "MATH Lvl 5", "GPQA", "MUSR", "MMLU-PRO", "Average"]
+    assert md.splitlines()[0] == ("| Model | " + " | ".join(f"{c} | {c} 95% CI" for c in cols) + " | Tied with best | "
+                                  "IFEval Raw | BBH Raw | MATH Lvl 5 Raw | GPQA Raw | MUSR Raw | MMLU-PRO Raw | Missing |")
+    cells = [c.strip() for c in next(line for line in md.splitlines() if "pythia" in line).split("|")[1:-1]]
+    assert cells[0] == "EleutherAI/pythia-410m"
+    assert cells[1:15:2] == ["21.95", "2.72", "0.30", "1.23", "3.06", "1.42", "5.11"]
+    assert cells[16:18] == ["0.2195", "0.3028"]
     code, text, _ = run_cli(capsys, out, "--format", "csv", "--raw")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert float(rows[0]["BBH"]) == pytest.approx(golden["published"]["BBH"], abs=1e-9)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import json
 import re
 import textwrap
@@ -90,6 +92,8 @@ def test_score_json_and_partial_flags(tmp_path, results, capsys):
     assert p["categories"]["math"]["score"] is None
     assert [m["model"] for m in doc["models"]] == ["org/partial", "org/complete"]  # best first
     assert "org/partial: partial, without math/math_hard/em (not in results)" in err
+    assert p["indistinguishable_from_best"] is True and c["indistinguishable_from_best"] is False
+    assert c["overall_ci_low"] < c["overall"] < c["overall_ci_high"]
 
 
 def test_score_strict_csv(tmp_path, results, capsys):
@@ -97,9 +101,15 @@ def test_score_strict_csv(tmp_path, results, capsys):
     code, out, _ = run_cli(["score", results, "--config", cfg, "--format", "csv", "--missing", "strict"], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "Model,Overall,knowledge,math,Missing"
-    assert lines[1].startswith("org/complete,0.275") and lines[1].endswith(",")
-    assert lines[2] == "org/partial,,0.75,,math/math_hard/em (not in results)"
+    assert lines[0] == "Model,Overall,Overall_ci_low,Overall_ci_high,Tied with best,knowledge,math,Missing"
+    # interval from the results' stderr (the fixture writes sqrt(v(1-v)/(n-1)), n = 250):
+    # overall = (1 * gpqa + 3 * math) / 4, scores scaled by 1/|good - bad|
+    se = math.sqrt((math.sqrt(0.25 / 249) / 0.5) ** 2 + (3 * math.sqrt(0.09 / 249) / 0.5) ** 2) / 4
+    cells = lines[1].split(",")
+    assert cells[0] == "org/complete" and float(cells[1]) == pytest.approx(0.275)
+    assert float(cells[2]) == pytest.approx(0.275 - 1.959963984540054 * se) and lines[1].endswith(",")
+    assert float(cells[3]) == pytest.approx(0.275 + 1.959963984540054 * se) and cells[4] == "True"
+    assert lines[2] == "org/partial,,,,,0.75,,math/math_hard/em (not in results)"  # strict: no score, no interval
 
 
 def test_score_table_marks_partial(tmp_path, results, capsys):
@@ -108,11 +118,14 @@ def test_score_table_marks_partial(tmp_path, results, capsys):
     assert code == 0
     rows = out.splitlines()
     assert rows[0] == (
-        "| Model | Overall | knowledge | math | knowledge/gpqa | math/math_hard | knowledge/gpqa/acc_norm "
+        "| Model | Overall | Overall 95% CI | Tied with best | knowledge | math | knowledge/gpqa | math/math_hard | knowledge/gpqa/acc_norm "
         "| math/math_hard/em | Missing |"
     )
-    assert rows[2] == "| org/partial | 0.750* | 0.750 | - | 0.750 | - | 0.750 | - | math/math_hard/em (not in results) |"
-    assert rows[3] == "| org/complete | 0.275 | 0.500 | 0.200 | 0.500 | 0.200 | 0.500 | 0.200 | - |"
+    half = 1.959963984540054 * math.sqrt(0.625 * 0.375 / 249) / 0.5  # partial: gpqa alone
+    ci = f"[{0.75 - half:.3f}, {0.75 + half:.3f}]"
+    assert rows[2] == f"| org/partial | 0.750* | {ci} | yes | 0.750 | - | 0.750 | - | 0.750 | - | math/math_hard/em (not in results) |"
+    # 0.275 against the best 0.75: far beyond the noise of either
+    assert rows[3].startswith("| org/complete | 0.275 | [0.") and rows[3].endswith("| no | 0.500 | 0.200 | 0.500 | 0.200 | 0.500 | 0.200 | - |")
     assert "* partial" in out
     code, out, _ = run_cli(["score", results, "--config", cfg], capsys)
     assert code == 0 and "0.750*" in out and "org/complete" in out

@@ -21,11 +21,15 @@ def _inputs(tmp_path, command):
     if command == "robustness":
         path = score_run(tmp_path / "run")
         return ["robustness", path], path
+    if command == "compare":
+        path = score_run(tmp_path / "run")
+        other = score_run(tmp_path / "other")
+        return ["compare", path, other], path
     path = write_results(tmp_path / "res", results_body())
     return [command, path], path
 
 
-COMMANDS = ("leaderboard", "score", "rank", "robustness")
+COMMANDS = ("leaderboard", "score", "rank", "robustness", "compare")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -42,11 +46,11 @@ def test_output_that_is_the_input_is_refused(tmp_path, command):
     assert source.read_bytes() == before
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score", "robustness"))
+@pytest.mark.parametrize("command", ("leaderboard", "score", "robustness", "compare"))
 def test_output_that_is_a_file_found_in_an_input_folder_is_refused(tmp_path, command):
     argv, source = _inputs(tmp_path, command)
     before = source.read_bytes()
-    folder_argv = [argv[0], source.parent]
+    folder_argv = [argv[0], source.parent, *argv[2:]]  # compare: the other run stays
     assert_one_line_error(run([*folder_argv, "--output", source]), "one of the input files")
     assert source.read_bytes() == before
 

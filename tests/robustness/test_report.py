@@ -239,8 +239,9 @@ def test_all_unparsed_cr_is_undefined_and_said(unparsable):
     columns, rows = __import__("scorekit.robustness.report", fromlist=["summary_table"]).summary_table(report)
     for row in rows:
         assert row[columns.index("CR")] != row[columns.index("CR")]  # NaN: shown as "-"
+        assert row[columns.index("CR 95% CI")] is None  # no interval, never [0.00, 0.00]
     table = render_report(report, "table")
-    assert "0.00-0.00" not in table and "no question has two parsed answers" in table
+    assert "no question has two parsed answers" in table
 
 
 def test_upstream_cr_notes_say_what_upstream_does(unparsable):
@@ -286,7 +287,7 @@ def test_html_is_a_whole_page_with_everything_escaped():
     assert "<li>&lt;script&gt;alert(&#x27;m&#x27;)&lt;/script&gt; / mmlu_pro / prompt: a &lt; b &amp; &quot;c&quot;</li>" in page
     assert "<li>read &lt;x&gt;.json</li>" in page
     assert page.count("<table>") == 2 and "<caption>Accuracy per prompt</caption>" in page
-    assert "<td>0.10-0.40</td>" in page and "<td>0.25</td>" in page
+    assert "<td>[0.10, 0.40]</td>" in page and "<td>0.25</td>" in page
 
 
 def test_identical_sample_rate_from_samples_results_and_upstream_runs(upstream, scorekit_logs, tmp_path):

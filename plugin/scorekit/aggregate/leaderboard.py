@@ -7,6 +7,15 @@ with :meth:`Benchmark.combine`. A column with any part absent is *missing*: its 
 value are None, it is listed in :attr:`LeaderboardRow.missing`, and the average column (the
 plain mean of the columns) is None: never an average over fewer columns.
 
+Uncertainty: each part's stderr is read from the same results entry (``acc_norm_stderr,none``
+for ``acc_norm,none``; lighteval ``acc_stderr`` for ``acc``) and carried through the
+normalization and the means (:meth:`Benchmark.combine_stderr`; the Average of independent
+benchmarks: sqrt(sum se^2) / n). A stderr that is absent or ``"N/A"`` makes that column's (and
+the Average's) stderr unknown (None), with a note. Interval = score -/+ z * stderr, cut to
+[0, 100]. ``indistinguishable_from_best``: the ranking column's score differs from the best
+model's by no more than z * sqrt(se_best^2 + se^2) (two independent runs; None when a stderr
+is unknown).
+
 Task lookup: :func:`scorekit.harness_outputs.find_task_key` (a config key ``task``,
 ``suite|task`` or ``suite|task|n`` matches; when several keys match, ``ifeval|0`` and
 ``ifeval|5`` from different runs, the newest one is used and a note says so).
@@ -14,8 +23,9 @@ Task lookup: :func:`scorekit.harness_outputs.find_task_key` (a config key ``task
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
 from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value
@@ -37,15 +47,33 @@ class LeaderboardRow:
     average_column: str | None = None
     missing_detail: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    stderr: dict[str, float | None] = field(default_factory=dict)
+    indistinguishable_from_best: bool | None = None
+
+    def interval(self, column: str, confidence: float = 0.95) -> tuple[float, float] | None:
+        """``score -/+ z * stderr`` cut to [0, 100], or None (no score or no stderr)."""
+        from scorekit.metrics.intervals import z_value
+
+        v, se = self.scores.get(column), self.stderr.get(column)
+        if v is None or se is None or math.isnan(se):
+            return None
+        z = z_value(confidence)
+        return max(0.0, v - z * se), min(100.0, v + z * se)
 
     def to_json(self) -> dict:
-        """The documented JSON shape: model, scores, raw, missing, sources."""
+        """The documented JSON shape: model, scores, raw, missing, sources, plus stderr,
+        scores_ci_low / scores_ci_high (95%) and indistinguishable_from_best."""
+        cis = {c: self.interval(c) for c in self.scores}
         return {
             "model": self.model,
             "scores": dict(self.scores),
             "raw": dict(self.raw),
             "missing": list(self.missing),
             "sources": list(self.sources),
+            "stderr": dict(self.stderr),
+            "scores_ci_low": {c: ci[0] if ci else None for c, ci in cis.items()},
+            "scores_ci_high": {c: ci[1] if ci else None for c, ci in cis.items()},
+            "indistinguishable_from_best": self.indistinguishable_from_best,
         }
 
 
@@ -55,8 +83,10 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     raw: dict[str, float | None] = {}
     detail: dict[str, list[str]] = {}  # missing column -> what is absent
     notes: list[str] = []
+    stderr: dict[str, float | None] = {}
     for bench in config.benchmarks:
         values: list[float] = []
+        ses: list[float] = []
         absent: list[str] = []
         for part in bench.parts:
             rf = model.task_files.get(part.results_key)  # the exact key, else a matching one
@@ -69,7 +99,8 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
                         absent.append(derived)
                 else:
                     values.append(derived[0])
-                    notes.append(derived[1])
+                    ses.append(math.nan)  # not propagated through the derivation
+                    notes.append(f"{derived[1]}; the {bench.column} interval is unknown")
                 continue
             key, rf, others = found  # type: ignore[misc]
             if others:
@@ -81,18 +112,64 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
             if type(value) is not float or not 0.0 <= value <= 1.0:  # the place is named only for a bad value
                 value = check_fraction(value, path=rf.path, where=f'results["{key}"]["{part.metric}"]')
             values.append(value)
+            se = _stderr(metrics, part.metric)
+            if math.isnan(se):
+                notes.append(f"{key}: no usable {stderr_key(part.metric)}; the {bench.column} interval is unknown")
+            ses.append(se)
         if absent:
-            scores[bench.column] = raw[bench.column] = None
+            scores[bench.column] = raw[bench.column] = stderr[bench.column] = None
             detail[bench.column] = absent
         else:
             scores[bench.column], raw[bench.column] = bench.combine(values)
+            se_col = bench.combine_stderr(ses)
+            stderr[bench.column] = None if math.isnan(se_col) else se_col
     if config.average is not None:
         columns = [scores[c] for c in config.columns]
         scores[config.average] = None if detail else sum(columns) / len(columns)  # type: ignore[arg-type]
+        col_se = [stderr[c] for c in config.columns]
+        stderr[config.average] = None if detail or any(se is None for se in col_se) else _mean_se(col_se)
     return LeaderboardRow(
         model.model, scores, raw, list(detail), list(model.sources), config.name, config.average, detail,
-        list(dict.fromkeys(notes)),
+        list(dict.fromkeys(notes)), stderr,
     )
+
+
+def stderr_key(metric: str) -> str:
+    """The results key of a metric's stderr: ``acc_norm,none`` -> ``acc_norm_stderr,none``,
+    lighteval ``acc`` -> ``acc_stderr``."""
+    name, sep, filt = metric.partition(",")
+    return f"{name}_stderr{sep}{filt}"
+
+
+def _stderr(metrics: dict[str, Any], metric: str) -> float:
+    value = metrics.get(stderr_key(metric))
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        return math.nan  # absent, "N/A" (lm-eval when it cannot compute one), or nonsense
+    return float(value)
+
+
+def _mean_se(ses: list) -> float:
+    from scorekit.metrics.intervals import mean_stderr
+
+    return mean_stderr(ses)
+
+
+def mark_indistinguishable(rows: list[LeaderboardRow], confidence: float = 0.95) -> None:
+    """Set :attr:`LeaderboardRow.indistinguishable_from_best` on the ranking column (the
+    average, else the first column) of every row (see the module docstring)."""
+    from scorekit.metrics.intervals import indistinguishable
+
+    def column(row: LeaderboardRow) -> str | None:
+        return row.average_column or next(iter(row.scores), None)
+
+    scored = [r for r in rows if column(r) and r.scores.get(column(r)) is not None]
+    if not scored:
+        return
+    best = max(scored, key=lambda r: r.scores[column(r)])
+    best_score, best_se = best.scores[column(best)], best.stderr.get(column(best))
+    for r in scored:
+        tied = indistinguishable(best_score, best_se, r.scores[column(r)], r.stderr.get(column(r)), confidence)
+        r.indistinguishable_from_best = True if r is best else tied
 
 
 def shipped_config(name: str = DEFAULT_CONFIG) -> NormalizationConfig:
@@ -123,7 +200,9 @@ def compute_leaderboard(
         avg = row.scores.get(row.average_column) if row.average_column else None
         return (avg is None, -(avg or 0.0), row.model)
 
-    return sorted(rows, key=order)
+    rows = sorted(rows, key=order)
+    mark_indistinguishable(rows)
+    return rows
 
 
 def override_notes(models: Iterable[ModelResults]) -> list[str]:

@@ -104,6 +104,21 @@ class Benchmark:
         score = sum(normalize(v, p.lower) for v, p in zip(values, self.parts)) / n
         return score, raw
 
+    def combine_stderr(self, stderrs: list[float]) -> float:
+        """Stderr of the normalized score from the parts' stderr (nan when any is unknown).
+
+        ``normalize_each``: the parts are different questions (BBH's subtasks), so their errors
+        are independent: sqrt(sum_i (se_i * 100 / (1 - lower_i))^2) / n. ``mean_raw``: the
+        parts are scored on the same questions (IFEval's prompt and instruction level), so
+        they are taken as fully correlated (an upper bound): mean(se_i) * 100 / (1 - lower).
+        The clamp at 0 keeps the scaled stderr (:func:`scorekit.metrics.intervals.normalized_stderr`).
+        """
+        from scorekit.metrics.intervals import mean_stderr, normalized_stderr
+
+        if self.aggregation == "mean_raw":
+            return normalized_stderr(0.0, sum(stderrs) / len(stderrs), self.parts[0].lower)
+        return mean_stderr([normalized_stderr(0.0, se, p.lower) for se, p in zip(stderrs, self.parts)])
+
 
 @dataclass(frozen=True)
 class NormalizationConfig:

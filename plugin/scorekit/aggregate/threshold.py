@@ -15,6 +15,11 @@ value, or a node whose children all lack a score); callers keep the reason separ
   models (rows).
 - :func:`score_models`: a whole scoring config applied to many models, with the
   missing-value policy and the flags saying what each score was computed without.
+- Uncertainty: each metric's stderr from its results entry (``<name>_stderr,<filter>``)
+  scaled by 1 / |good - bad| (the clamp keeps it: :func:`scorekit.metrics.intervals.threshold_stderr`),
+  rolled up by :func:`roll_up_stderr`; every node carries ``stderr``, ``ci_low``, ``ci_high``
+  (95%, cut to [0, 1]) and the model ``overall_stderr`` / ``overall_ci_low`` / ``overall_ci_high``;
+  None where a counted stderr is unknown or a custom normalizer scored the metric.
 """
 
 from __future__ import annotations
@@ -112,6 +117,32 @@ def roll_up(
     return out
 
 
+def roll_up_stderr(
+    scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Sequence[int]], weights: ArrayLike
+) -> np.ndarray:
+    """Stderr of each group score of :func:`roll_up` (children independent: different metrics
+    and benchmarks): sqrt(sum_i (w_i se_i)^2) / sum_i w_i over the counted children (w_i > 0,
+    a score present), the same renormalized weights as :func:`weighted_mean`. NaN when a
+    counted child's stderr is unknown, or nothing is counted.
+    """
+    s = np.atleast_2d(np.asarray(scores, dtype=float))
+    se = np.atleast_2d(np.asarray(stderrs, dtype=float))
+    w = np.asarray(weights, dtype=float)
+    out = np.full((s.shape[0], len(groups)), np.nan)
+    for j, children in enumerate(groups):
+        idx = np.asarray(children, dtype=int)
+        if not idx.size:
+            continue
+        counted = (w[idx] > 0) & ~np.isnan(s[:, idx])
+        ww = np.where(counted, w[idx], 0.0)
+        total = ww.sum(axis=1)
+        unknown = (counted & np.isnan(se[:, idx])).any(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.sqrt(np.where(counted, (ww * np.nan_to_num(se[:, idx])) ** 2, 0.0).sum(axis=1)) / total
+        out[:, j] = np.where(unknown | (total <= 0), np.nan, value)
+    return out
+
+
 # --- scoring models against a config -------------------------------------------------------
 
 MISSING_POLICIES = ("partial", "strict")
@@ -192,6 +223,7 @@ def score_models(
     reasons: list[list[str | None]] = [[None] * m for _ in range(n)]
     sources: list[list[str | None]] = [[None] * m for _ in range(n)]
     raw: list[list[Any]] = [[None] * m for _ in range(n)]
+    value_se = np.full((n, m), np.nan)
     for i, name in enumerate(names):
         for j, spec in enumerate(metrics):
             value, task, metric = lookup_value(models[name], spec.keys, (newest or {}).get(name))
@@ -210,6 +242,7 @@ def score_models(
                 reasons[i][j] = NAN_VALUE
             else:
                 values[i, j] = float(value)
+                value_se[i, j] = _stderr_of(models[name][task], metric)
 
     good = np.array([s.good for s in metrics], dtype=float)
     bad = np.array([s.bad for s in metrics], dtype=float)
@@ -236,6 +269,16 @@ def score_models(
     bench_scores = roll_up(scores, metric_groups, metric_w, strict=strict)
     cat_scores = roll_up(bench_scores, bench_groups, bench_w, strict=strict)
     overall = roll_up(cat_scores, [list(range(len(config.categories)))], cat_w, strict=strict)[:, 0]
+    # stderr: se / |good - bad| per metric (unknown for custom normalizers), then the same roll-up
+    span = np.abs(good - bad)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score_se = np.where(span > 0, value_se / np.where(span > 0, span, 1.0), np.nan)
+    for j, spec in enumerate(metrics):
+        if spec.normalizer is not None:
+            score_se[:, j] = np.nan
+    bench_se = roll_up_stderr(scores, score_se, metric_groups, metric_w)
+    cat_se = roll_up_stderr(bench_scores, bench_se, bench_groups, bench_w)
+    overall_se = roll_up_stderr(cat_scores, cat_se, [list(range(len(config.categories)))], cat_w)[:, 0]
 
     out = []
     for i, name in enumerate(names):
@@ -254,6 +297,7 @@ def score_models(
                         bench_missing[spec.path] = reason
                     metric_out[spec.name] = {
                         "score": _opt(scores[i, j]),
+                        **_uncertainty(scores[i, j], score_se[i, j]),
                         "value": raw[i][j],
                         "source": sources[i][j],
                         "missing": reason,
@@ -267,6 +311,7 @@ def score_models(
                     cat_missing.update(bench_missing)
                 bench_out[bench.name] = {
                     "score": _opt(bench_scores[i, k]),
+                    **_uncertainty(bench_scores[i, k], bench_se[i, k]),
                     "weight": bench.weight,
                     "missing": bench_missing,
                     "metrics": metric_out,
@@ -276,6 +321,7 @@ def score_models(
                 model_missing.update(cat_missing)
             categories[cat.name] = {
                 "score": _opt(cat_scores[i, c_idx]),
+                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx]),
                 "weight": cat.weight,
                 "missing": cat_missing,
                 "benchmarks": bench_out,
@@ -284,6 +330,7 @@ def score_models(
             {
                 "model": name,
                 "overall": _opt(overall[i]),
+                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i]).items()},
                 "partial": bool(model_missing) and not math.isnan(overall[i]),
                 "missing": model_missing,
                 "categories": categories,
@@ -314,6 +361,27 @@ def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
             f"(model {model!r}, metric {spec.path}, value {value!r})"
         )
     return result + 0.0
+
+
+def _stderr_of(entry: Mapping[str, Any], metric: str) -> float:
+    """The results entry's stderr of ``metric`` (``acc,none`` -> ``acc_stderr,none``), nan if
+    absent or not a non-negative number (lm-eval writes "N/A")."""
+    name, sep, filt = metric.partition(",")
+    value = entry.get(f"{name}_stderr{sep}{filt}") if isinstance(entry, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return math.nan
+    value = float(value)
+    return value if math.isfinite(value) and value >= 0 else math.nan
+
+
+def _uncertainty(score: float, se: float, confidence: float = 0.95) -> dict[str, float | None]:
+    """``stderr``, ``ci_low``, ``ci_high`` (score -/+ z se, cut to [0, 1]); None when unknown."""
+    from scorekit.metrics.intervals import z_value
+
+    if math.isnan(score) or math.isnan(se):
+        return {"stderr": None, "ci_low": None, "ci_high": None}
+    z = z_value(confidence)
+    return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(1.0, score + z * se))}
 
 
 def _opt(x: float) -> float | None:

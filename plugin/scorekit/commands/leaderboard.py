@@ -17,7 +17,7 @@ from pathlib import Path
 
 from scorekit.errors import one_line
 
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 PROGRESS_AFTER_S = 2.0
 
 
@@ -139,7 +139,10 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
             return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     from scorekit.tables import render as render_table
 
-    header = ["Model"] + columns
+    header = ["Model"]
+    for c in columns:  # every score with its 95% interval (stderr propagated, module leaderboard)
+        header += [c, f"{c}_ci_low", f"{c}_ci_high"] if fmt == "csv" else [c, f"{c} 95% CI"]
+    header.append("Tied with best")
     if raw:
         header += [f"{c} Raw" for c in bench_columns]
     any_missing = any(r.missing for r in rows)
@@ -147,7 +150,15 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
         header.append("Missing")
     body = []
     for r in rows:
-        line = [r.model] + [r.scores.get(c) for c in columns]
+        line = [r.model]
+        for c in columns:
+            ci = r.interval(c)
+            if fmt == "csv":
+                line += [r.scores.get(c), ci[0] if ci else None, ci[1] if ci else None]
+            else:
+                line += [r.scores.get(c), f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if ci else None]
+        best = r.indistinguishable_from_best
+        line.append(None if best is None else ("yes" if best else "no"))
         if raw:
             for c in bench_columns:
                 v = r.raw.get(c)

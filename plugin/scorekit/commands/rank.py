@@ -10,7 +10,7 @@ from pathlib import Path
 
 DEFAULT_FILE = "ranks_general.txt"
 SAMPLE_FILE = "ranking_sample.txt"
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

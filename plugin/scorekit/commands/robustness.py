@@ -6,7 +6,7 @@ import argparse
 import sys
 
 # scorekit.robustness.report.FORMATS; repeated here so that building the parser imports nothing heavy
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     report = build_report(read, confidence=args.confidence)
     text = render_report(report, args.format)
     emit(text, output)
-    if args.format == "csv":  # the long CSV has no room for notes: say them on stderr
+    if args.format in ("csv", "latex"):  # no room for notes: say them on stderr
         for line in notes_lines(report):
             print(f"scorekit: note: {one_line(line)}", file=sys.stderr)
     return 0

@@ -13,7 +13,7 @@ from typing import Any
 
 from scorekit.errors import one_line
 
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
 PARTIAL_MARK = "*"
@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     for m in scored:
         m["sources"] = list(loaded.models[m["model"]].sources)
     scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
+    _mark_tied(scored)
 
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     emit(text, output)
@@ -146,6 +147,22 @@ def _run_time_of(model):
     """``key -> (run time, path)`` of the file a model's task key comes from (newest wins)."""
     files = model.task_files
     return lambda key: (files[key].timestamp, files[key].path)
+
+
+def _mark_tied(scored: list[dict[str, Any]]) -> None:
+    """``indistinguishable_from_best`` per model: its overall score is within noise of the best
+    one's (scorekit.metrics.intervals.indistinguishable); None without a score or a stderr."""
+    from scorekit.metrics.intervals import indistinguishable
+
+    best = next((m for m in scored if m["overall"] is not None), None)
+    for m in scored:
+        if best is None or m["overall"] is None:
+            m["indistinguishable_from_best"] = None
+        elif m is best:
+            m["indistinguishable_from_best"] = True
+        else:
+            m["indistinguishable_from_best"] = indistinguishable(best["overall"], best.get("overall_stderr"),
+                                                                 m["overall"], m.get("overall_stderr"))
 
 
 def _notes(loaded, scored: list[dict[str, Any]], config, newest) -> None:
@@ -214,7 +231,8 @@ def render(
     from scorekit.tables import render as render_table
 
     cols = _columns(config, detail)
-    header = ["Model"] + [h for h, _ in cols] + ["Missing"]
+    ci_cols = ["Overall_ci_low", "Overall_ci_high"] if fmt == "csv" else ["Overall 95% CI"]
+    header = ["Model"] + [h for h, _ in cols[:1]] + ci_cols + ["Tied with best"] + [h for h, _ in cols[1:]] + ["Missing"]
     rows = []
     any_partial = False
     for m in scored:
@@ -230,6 +248,14 @@ def render(
                 mark = PARTIAL_MARK if _node_partial(node) else ""
                 any_partial = any_partial or bool(mark)
                 row.append(f"{score:.{digits}f}{mark}")
+            if node is m:  # the overall score's interval (stderr propagated, threshold.roll_up_stderr)
+                lo, hi = m.get("overall_ci_low"), m.get("overall_ci_high")
+                if fmt == "csv":
+                    row += [lo, hi]
+                else:
+                    row.append("-" if lo is None else f"[{lo:.{digits}f}, {hi:.{digits}f}]")
+                tied = m.get("indistinguishable_from_best")
+                row.append(tied if fmt == "csv" else ("-" if tied is None else ("yes" if tied else "no")))
         if fmt == "table":  # narrow terminal table: paths only (reasons: stderr notes, json)
             missing = ", ".join(m["missing"])
         else:

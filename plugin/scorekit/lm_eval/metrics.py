@@ -23,6 +23,12 @@ is correct when it matches any of them (string similarities: the best gold per s
 lm-eval's own ConfigurableTask instead calls a metric once per gold and reports 1 if any call
 was non-zero (pass@2 of 1 correct in 4 samples becomes 1.0, not 0.5; per-k dicts crash): a
 generation metric called that way stops with a ValueError naming the task and the fix.
+
+Uncertainty: for these per-question metrics lm-eval writes ``<metric>_stderr`` = std(per-question
+values, ddof=1) / sqrt(Q), the standard error over questions of the corpus value; it covers the
+choice of questions and the noise of the n samples as far as it shows per question, and agrees
+with the bootstrap over questions (tests/lm_eval_registration/test_gpass_stderr.py,
+docs/uncertainty.md).
 """
 
 from __future__ import annotations

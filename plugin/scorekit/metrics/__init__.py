@@ -6,6 +6,16 @@ raise ``ValueError``.
 """
 
 from scorekit.metrics.consistency import consistency_counts, consistency_rate, consistency_rate_interval
+from scorekit.metrics.intervals import (
+    bootstrap_interval,
+    holm,
+    mcnemar_p,
+    mean_stderr,
+    normalized_stderr,
+    paired_bootstrap,
+    threshold_stderr,
+    wilson_interval,
+)
 from scorekit.metrics.math_answers import math_equivalent
 from scorekit.metrics.logprob import (
     gold_probability,
@@ -31,6 +41,15 @@ __all__ = [
     "consistency_rate",
     "consistency_rate_interval",
     "math_equivalent",
+    # intervals and tests
+    "wilson_interval",
+    "bootstrap_interval",
+    "paired_bootstrap",
+    "mcnemar_p",
+    "holm",
+    "normalized_stderr",
+    "mean_stderr",
+    "threshold_stderr",
     # sampling
     "pass_at_k",
     "g_pass_at_k",

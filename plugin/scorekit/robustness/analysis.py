@@ -18,6 +18,15 @@ Definitions (Q = complete questions of the family, see "Incomplete questions"):
   with a warning below 10 complete questions;
 - ``unparsed_rate`` = share of records whose answer is None.
 
+Intervals (with ``intervals=True``; :mod:`scorekit.metrics.intervals`, at ``confidence``): ``variant_accuracy_ci`` per
+variant is Wilson when micro (one 0/1 per complete question), and a bootstrap over questions of
+the macro mean when ``macro=True`` (categories are then weighted equally, which Wilson does not
+know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are basic (bias-correcting,
+reverse-percentile) bootstrap intervals over questions (seed 0) of the spread of the
+per-variant accuracies (macro or micro as the values), cut at 0: sampling noise inflates a
+spread, so the interval usually sits below the estimate.
+Fewer than 2 complete questions: (nan, nan).
+
 Incomplete questions: a question with fewer records than its ``n_variants`` (``--limit`` cut
 through it, or a crashed run) is left out of *every* number above, with a ``RuntimeWarning``,
 and counted in ``n_incomplete``; so ``--limit`` can never make the per-variant accuracies
@@ -110,6 +119,9 @@ class FamilySummary:
     total_pairs: int
     unparsed_rate: float
     incomplete_questions: tuple[str, ...] = field(default=(), repr=False)
+    variant_accuracy_ci: dict[int, tuple[float, float]] = field(default_factory=dict)
+    accuracy_range_ci: tuple[float, float] = (_NAN, _NAN)
+    accuracy_std_ci: tuple[float, float] = (_NAN, _NAN)
 
     def metrics(self) -> dict[str, float]:
         """Flat ``{metric name: value}`` under the upstream SCORE names (see :func:`metric_names`).
@@ -178,14 +190,75 @@ def unparsed_rate(records: Sequence[Record]) -> float:
     return float(np.mean([r.answer is None for r in records])) if records else _NAN
 
 
+def _spread_stats(per_variant, n_v: int) -> list:
+    """Range and std of the per-variant accuracies (``per_variant`` maps column means to them;
+    None: the columns are the accuracies) -- none with fewer than 2 variants."""
+    from scorekit.metrics.intervals import spread_statistic
+
+    if n_v < 2:
+        return []
+    return [spread_statistic(k) if per_variant is None else (lambda m, s=spread_statistic(k): s(per_variant(m)))
+            for k in ("range", "std")]
+
+
+def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool,
+               confidence: float) -> tuple[dict[int, tuple[float, float]], tuple[float, float], tuple[float, float]]:
+    """Intervals of the per-variant accuracies and the spreads (module docstring), from the
+    records of complete questions (every question has every variant)."""
+    from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
+
+    nan2 = (_NAN, _NAN)
+    if correct.size == 0:
+        return {}, nan2, nan2
+    qs, q_code = np.unique(q, return_inverse=True)
+    vs = np.unique(variant)
+    v_code = np.searchsorted(vs, variant)
+    n_q, n_v = len(qs), len(vs)
+    matrix = np.zeros((n_q, n_v))
+    matrix[q_code, v_code] = correct
+    per_variant = None
+    columns = matrix
+    if not macro:
+        variant_ci = {int(v): tuple(float(x) for x in wilson_interval(matrix[:, j].sum(), n_q, confidence))
+                      for j, v in enumerate(vs)}
+    else:
+        # columns: correct x category one-hot per variant, then the category one-hot; the macro
+        # accuracy of variant j = mean over present categories of (correct share / question share)
+        q_cat = np.zeros(n_q, dtype=np.int64)
+        q_cat[q_code] = cat
+        onehot = np.eye(n_cat)[q_cat]
+        columns = np.hstack([(matrix[:, j:j + 1] * onehot) for j in range(n_v)] + [onehot])
+
+        def per_variant(means: np.ndarray) -> np.ndarray:
+            share = means[..., n_v * n_cat:]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                accs = [np.nanmean(np.where(share > 0, means[..., j * n_cat:(j + 1) * n_cat] / share, np.nan), axis=-1)
+                        for j in range(n_v)]
+            return np.stack(accs, axis=-1)
+
+        stats = [lambda m, j=j: per_variant(m)[..., j] for j in range(n_v)]
+        results = bootstrap_intervals(columns, stats, confidence=confidence)
+        variant_ci = {int(v): (r.ci_low, r.ci_high) for v, r in zip(vs, results)}
+    if n_v < 2:
+        return variant_ci, nan2, nan2
+    # spreads are inflated by sampling noise: the basic (bias-correcting) bootstrap, cut at 0
+    spreads = [(max(0.0, r.ci_low), max(0.0, r.ci_high))
+               for r in bootstrap_intervals(columns, _spread_stats(per_variant, n_v), confidence=confidence, method="basic")]
+    return variant_ci, spreads[0], spreads[1]
+
+
 def summarize(
     records: Iterable[Record | Any],
     *,
     macro: bool = False,
     equal: Callable[[Any, Any], bool] | None = None,
     confidence: float = 0.95,
+    intervals: bool = False,
 ) -> FamilySummary:
     """Summarize the records of ONE family (mixing families raises ScorekitError).
+
+    ``intervals=True`` also computes the per-variant and spread intervals (a bootstrap: off by
+    default, since the harness aggregation does not report them); without it they are nan.
 
     ``equal`` compares two non-None answers (default: ``==`` on the canonical content; MATH
     passes :func:`scorekit.metrics.math_equivalent`). Records may be :class:`Record` objects
@@ -278,7 +351,12 @@ def summarize(
             warnings.warn(f"SCORE {family}: no complete question with two or more answers; CR is nan", RuntimeWarning, stacklevel=2)
         cr, ci = _NAN, (_NAN, _NAN)
 
+    variant_ci, range_ci, std_ci = (_intervals(q_idx[idx], v_keep, c_keep, cat_idx, n_cat, macro, confidence)
+                                    if intervals else ({}, (_NAN, _NAN), (_NAN, _NAN)))
     return FamilySummary(
+        variant_accuracy_ci=variant_ci,
+        accuracy_range_ci=range_ci,
+        accuracy_std_ci=std_ci,
         family=family,
         macro=macro,
         n_questions=int(complete_q.sum()),

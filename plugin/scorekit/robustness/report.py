@@ -26,6 +26,9 @@ JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
               "accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std",
               "consistency_rate": float | null,       # null: undefined (no two parsed answers)
               "consistency_rate_ci": [low, high] | [null, null] | null,  # no interval / not logged
+              "variant_accuracy_ci": {"0": [low, high], ...},  # Wilson (micro) / bootstrap (macro)
+              "accuracy_range_ci", "accuracy_std_ci": [low, high] | null,  # bootstrap over questions
+              # and for every "<name>_ci": "<name>_ci_low", "<name>_ci_high" (maps for variants)
               "unparsed_rate": float | null, "identical_sample_rate": float | null,
               "circular_accuracy": float | null, "prompt_sensitivity": float | null,
               "runs": [str], "sources": [str], "missing": [str], "notes": [str]}
@@ -65,7 +68,7 @@ from scorekit.robustness.robustify import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report", "FORMATS"]
 
-FORMATS = ("table", "markdown", "csv", "json", "html")
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 LETTERS = string.ascii_uppercase
 FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
 _NAN = float("nan")
@@ -108,6 +111,9 @@ class FamilyReport:
     accuracy_std: float = _NAN
     consistency_rate: float = _NAN
     consistency_rate_ci: tuple[float, float] | None = None
+    variant_accuracy_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    accuracy_range_ci: tuple[float, float] | None = None
+    accuracy_std_ci: tuple[float, float] | None = None
     unparsed_rate: float = _NAN
     identical_sample_rate: float = _NAN
     circular_accuracy: float = _NAN
@@ -183,7 +189,8 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         return rep
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        summary = summarize(records, macro=_macro(benchmark), equal=equal_for(benchmark), confidence=confidence)
+        summary = summarize(records, macro=_macro(benchmark), equal=equal_for(benchmark), confidence=confidence,
+                            intervals=True)
     for w in caught:
         if issubclass(w.category, RuntimeWarning):
             message = str(w.message)
@@ -195,6 +202,8 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
     rep.accuracy_range, rep.accuracy_std = summary.accuracy_range, summary.accuracy_std
     rep.consistency_rate = summary.consistency_rate
     rep.consistency_rate_ci = summary.consistency_rate_ci
+    rep.variant_accuracy_ci = {_variant_key(family, v): ci for v, ci in sorted(summary.variant_accuracy_ci.items())}
+    rep.accuracy_range_ci, rep.accuracy_std_ci = summary.accuracy_range_ci, summary.accuracy_std_ci
     rep.unparsed_rate = summary.unparsed_rate
     if family == "non_greedy":
         left_out = set(summary.incomplete_questions)
@@ -448,6 +457,18 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _flat_ci(d: dict[str, Any]) -> None:
+    """Add ``<name>_ci_low`` / ``<name>_ci_high`` next to every ``<name>_ci`` pair (JSON/CSV
+    convention); per-variant intervals become ``variant_accuracy_ci_low`` / ``_high`` maps."""
+    for key in [k for k in d if k.endswith("_ci")]:
+        ci = d[key]
+        if isinstance(ci, dict):
+            d[f"{key}_low"] = {k: v[0] for k, v in ci.items()}
+            d[f"{key}_high"] = {k: v[1] for k, v in ci.items()}
+        else:
+            d[f"{key}_low"], d[f"{key}_high"] = (ci[0], ci[1]) if ci else (None, None)
+
+
 def report_to_json(report: Report) -> dict[str, Any]:
     """The report as plain JSON data (shape in the module docstring)."""
     models = []
@@ -459,6 +480,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
                 d = asdict(f)
                 for k in ("model", "benchmark"):
                     d.pop(k)
+                _flat_ci(d)
                 fam_list.append(_clean(d))
             bench_list.append({"benchmark": benchmark, "families": fam_list,
                                "missing_families": report.missing_families.get((model, benchmark), [])})
@@ -471,7 +493,15 @@ def report_to_json(report: Report) -> dict[str, Any]:
 def _ci_text(ci: tuple[float, float] | None) -> str | None:
     if ci is None or any(math.isnan(x) for x in ci):
         return None
-    return f"{ci[0]:.2f}-{ci[1]:.2f}"
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def _with_ci(value: float | None, ci: tuple[float, float] | None) -> Any:
+    """``0.53 [0.43, 0.62]`` for tables; the bare value when there is no interval."""
+    text = _ci_text(ci)
+    if value is None or text is None or math.isnan(value):
+        return value
+    return f"{value:.2f} {text}"
 
 
 def _source(f: FamilyReport) -> str:
@@ -481,10 +511,11 @@ def _source(f: FamilyReport) -> str:
 def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
     """Columns and rows of the main table: one row per model, benchmark and family."""
     pct = int(round(report.confidence * 100))
-    columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", "Min", "Max", "Range", "Std",
-               "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
+    columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", "Min", "Max", "Range", f"Range {pct}% CI",
+               "Std", f"Std {pct}% CI", "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
     rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, f.accuracy_min,
-             f.accuracy_max, f.accuracy_range, f.accuracy_std, f.consistency_rate, _ci_text(f.consistency_rate_ci),
+             f.accuracy_max, f.accuracy_range, _ci_text(f.accuracy_range_ci), f.accuracy_std,
+             _ci_text(f.accuracy_std_ci), f.consistency_rate, _ci_text(f.consistency_rate_ci),
              f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" or is_robust(f.benchmark) else None,
              _source(f)]
             for f in report.families()]
@@ -500,7 +531,8 @@ def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any
     keys = sorted(present, key=int) if family == "prompt" else sorted(present)
     used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
     head = [f"P{k}" for k in used] if family == "prompt" else used
-    rows = [[f.model, f.benchmark, *[f.variant_accuracy.get(k) for k in used]] for f in fams]
+    rows = [[f.model, f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
+            for f in fams]
     return ["Model", "Benchmark", *head], rows
 
 
@@ -548,11 +580,17 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
             label = {"prompt": f"prompt_{k}_accuracy", "option_order": f"position_{k}_accuracy"}.get(f.family,
                                                                                                   f"sample_{k}_accuracy")
             add(label, v)
+            vci = f.variant_accuracy_ci.get(k)
+            if vci:
+                add(f"{label}_ci_low", vci[0])
+                add(f"{label}_ci_high", vci[1])
         for name in ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std", "consistency_rate"):
             add(name, getattr(f, name))
-        ci = f.consistency_rate_ci
-        add("consistency_rate_ci_low", ci[0] if ci else None)
-        add("consistency_rate_ci_high", ci[1] if ci else None)
+            ci = getattr(f, f"{name}_ci", None)
+            if name != "consistency_rate" and ci is None:
+                continue
+            add(f"{name}_ci_low", ci[0] if ci else None)
+            add(f"{name}_ci_high", ci[1] if ci else None)
         add("unparsed_rate", f.unparsed_rate)
         if f.family == "non_greedy" or (is_robust(f.benchmark) and not math.isnan(f.identical_sample_rate)):
             add("identical_sample_rate", f.identical_sample_rate)
@@ -565,8 +603,8 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
 
 def render_report(report: Report, fmt: str = "table") -> str:
     """The report as ``table`` (rich text), ``markdown``, ``html`` (one self-contained page with
-    tables, plots and notes: :mod:`scorekit.robustness.html_report`), ``csv`` (long format) or
-    ``json``."""
+    tables, plots and notes: :mod:`scorekit.robustness.html_report`), ``latex`` (booktabs
+    tables), ``csv`` (long format) or ``json``."""
     import json
 
     from scorekit.tables import markdown_escape, render, text_escape
@@ -580,7 +618,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
         from scorekit.robustness.html_report import render_html
 
         return render_html(report)
-    if fmt not in ("table", "markdown"):
+    if fmt not in ("table", "markdown", "latex"):
         raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}")
     parts = []
     columns, rows = summary_table(report)
@@ -593,7 +631,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     if table:
         parts.append(render(table[0], table[1], fmt, title="Robustified tasks"))
     lines = notes_lines(report)  # notes hold model and file names: escaped for the format below
-    if lines:
+    if lines and fmt != "latex":  # latex: the tables only (notes go to stderr, as for csv)
         if fmt == "markdown":
             parts.append("### Notes\n\n" + "\n".join(f"- {markdown_escape(line)}" for line in lines) + "\n")
         else:

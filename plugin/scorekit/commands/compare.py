@@ -1,0 +1,105 @@
+"""``scorekit compare A B [C ...]``: paired differences between runs on their shared questions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "compare",
+        help="paired comparison of two or more runs (difference, bootstrap CI, McNemar p, Holm)",
+        description=(
+            "Compare runs on the questions they share, task by task, from the samples logs "
+            "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
+            "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
+            "SCORE per-prompt and per-position accuracy) get the difference with a paired-bootstrap "
+            "interval and an exact McNemar p-value; other per-question metrics, consistency rates "
+            "and accuracy spreads the paired-bootstrap difference and p-value. With more than two "
+            "runs every pair is compared and p-values are Holm-adjusted per task and metric. "
+            "Methods and their weak spots: docs/uncertainty.md."
+        ),
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders or samples files (two or more)")
+    p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument("--confidence", type=float, default=0.95, help="interval confidence level (default: 0.95)")
+    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws (default: 2000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0; results are reproducible)")
+    p.set_defaults(func=run)
+
+
+def _p_text(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float) -> str:
+    """The comparison rows in ``fmt``; JSON is ``{"comparisons": [...], "notes": [...]}``."""
+    import json
+
+    from scorekit.tables import html_document
+    from scorekit.tables import render as render_table
+
+    if fmt == "json":
+        return json.dumps({"comparisons": [c.to_json() for c in comparisons], "notes": notes}, indent=2) + "\n"
+    if fmt == "csv":
+        fields = ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high",
+                  "p_value", "p_value_raw", "test", "kind", "a_only", "b_only"]
+        rows = [[c.to_json()[k] for k in fields] for c in comparisons]
+        return render_table(fields, rows, "csv")
+    level = f"{confidence:.0%}"
+    columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p", "test"]
+    rows = []
+    for c in comparisons:
+        d = c.to_json()
+        ci = "-" if d["ci_low"] is None else f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
+        diff = "-" if d["difference"] is None else f"{c.difference:+.3f}"
+        rows.append([c.task, c.metric, c.a, c.b, c.n_paired, c.a_value, c.b_value, diff, ci, _p_text(d["p_value"]), c.test])
+    title = "Paired comparison (p: exact McNemar for 0/1 metrics, else paired bootstrap" + (
+        "; Holm-adjusted per task and metric)" if len({(c.a, c.b) for c in comparisons}) > 1 else ")")
+    if fmt == "html":
+        return html_document("scorekit compare", [render_table(columns, rows, "html", title=title, digits=3)], notes=notes)
+    text = render_table(columns, rows, fmt, title=title, digits=3)
+    if notes and fmt in ("table", "markdown"):
+        bullet = "- " if fmt == "markdown" else "note: "
+        text += "\n" + "\n".join(bullet + n for n in notes) + "\n"
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekit.compare.core import Run, compare_runs, run_labels
+    from scorekit.compare.inputs import read_run
+    from scorekit.commands.checks import check_seed
+    from scorekit.errors import ScorekitError, one_line
+    from scorekit.harness_outputs import walk
+    from scorekit.io import check_output, emit, refuse_input_as_output
+
+    output = check_output(args.output, args.runs)
+    check_seed(args.seed)
+    if len(args.runs) < 2:
+        raise ScorekitError("compare needs at least two runs (RUN RUN [RUN ...])")
+    if not 0 < args.confidence < 1:
+        raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
+    if not 100 <= args.n_boot <= 100_000:
+        raise ScorekitError(f"--n-boot must be between 100 and 100000, got {args.n_boot}")
+    read = [read_run(path) for path in args.runs]
+    refuse_input_as_output(output, walk(args.runs).files)
+    labels = run_labels([model for model, _, _ in read])
+    runs = [Run(label, model, str(path), tasks, notes)
+            for label, path, (model, tasks, notes) in zip(labels, args.runs, read)]
+    notes = [f"{r.label} ({r.source}): {n}" for r in runs for n in r.notes]
+    comparisons, pair_notes = compare_runs(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
+    notes.extend(pair_notes)
+    if not comparisons:
+        raise ScorekitError("the runs share no task and metric with common questions; nothing to compare"
+                            + (f" ({notes[0]})" if notes else ""))
+    emit(render(comparisons, notes, args.format, confidence=args.confidence), output)
+    if args.format in ("csv", "latex"):  # no room for notes in the file: say them on stderr
+        for line in notes:
+            print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
+    return 0

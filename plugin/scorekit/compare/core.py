@@ -1,0 +1,244 @@
+"""Pair runs on shared questions and compare them (pure: per-question tables in, rows out).
+
+A run is a table ``{task: {metric: MetricValues}}`` with one row of numbers per question id.
+The ``kind`` of a metric says how its corpus value is made from the rows, and so which
+comparison applies:
+
+``binary``
+    one 0/1 value per question (acc, acc_norm, exact_match, one prompt's or one answer
+    position's SCORE accuracy); value = mean. Difference with a paired-bootstrap interval and
+    an exact McNemar p-value (``test = "mcnemar"``).
+``mean``
+    one number per question (a non-0/1 score, the non-greedy accuracy over samples);
+    value = mean. A metric that is 0/1 in one run and not in the other is compared as mean.
+``ratio``
+    (numerator, denominator) per question; value = sum num / sum den (the pooled consistency
+    rate: agreeing pairs / pairs).
+``range``, ``std``
+    one 0/1 value per prompt or answer position; value = the range or population std of the
+    column means (SCORE accuracy spread).
+
+Every kind but ``binary`` gets the paired-bootstrap difference and the bootstrap p-value
+(``test = "paired_bootstrap"``): p = 2 * min(share of draws <= 0, share of draws >= 0),
+capped at 1 (the smallest two-sided level whose percentile interval excludes 0; coarse
+below 1/n_boot). With more than two runs every pair is compared, and the p-values of one
+(task, metric) across its pairs are Holm-adjusted (``p_value``; the unadjusted one is
+``p_value_raw``).
+
+Pairing: two runs are compared on the questions both have, for every task and metric both
+have with the same kind; the questions only one run has are named in a note (never dropped
+silently). ``difference = a_value - b_value``, both values on the shared questions only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from scorekit.metrics.intervals import holm, mcnemar_p, paired_bootstrap, spread_statistic
+
+__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "compare_runs", "run_labels"]
+
+KINDS = ("binary", "mean", "ratio", "range", "std")
+_SHOWN = 5  # question ids named in a note before "and N more"
+
+
+@dataclass
+class MetricValues:
+    """Per-question rows of one metric of one task: ``rows[i]`` belongs to ``ids[i]``.
+
+    ``fingerprints`` (optional, same order): a hash of each question's content; two runs'
+    questions with one id but different non-empty fingerprints are not paired (a note says so).
+    """
+
+    kind: str
+    ids: list[str]
+    rows: np.ndarray
+    fingerprints: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown metric kind {self.kind!r}")
+        self.rows = np.asarray(self.rows, dtype=np.float64)
+        if self.rows.ndim == 1:
+            self.rows = self.rows[:, None]
+        if len(self.ids) != len(self.rows):
+            raise ValueError("one row per question id")
+
+
+@dataclass
+class Run:
+    """One run: its label (unique among the compared runs), model and per-task metrics."""
+
+    label: str
+    model: str
+    source: str
+    tasks: dict[str, dict[str, MetricValues]]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Comparison:
+    """One row of ``scorekit compare`` (the JSON shape of issue 13 plus extras)."""
+
+    task: str
+    metric: str
+    a: str
+    b: str
+    n_paired: int
+    a_value: float
+    b_value: float
+    difference: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    test: str
+    p_value_raw: float
+    kind: str
+    a_only: int
+    b_only: int
+
+    def to_json(self) -> dict:
+        out = {}
+        for key, value in self.__dict__.items():
+            out[key] = None if isinstance(value, float) and math.isnan(value) else value
+        return out
+
+
+def run_labels(models: Sequence[str]) -> list[str]:
+    """Model names as labels; runs of one model get ``#1``, ``#2``, ... in the given order.
+
+    >>> run_labels(["m/a", "m/b", "m/a"])
+    ['m/a#1', 'm/b', 'm/a#2']
+    """
+    counts = {m: models.count(m) for m in models}
+    seen: dict[str, int] = {}
+    out = []
+    for m in models:
+        if counts[m] > 1:
+            seen[m] = seen.get(m, 0) + 1
+            out.append(f"{m}#{seen[m]}")
+        else:
+            out.append(m)
+    return out
+
+
+def _value(kind: str, rows: np.ndarray) -> float:
+    if kind == "ratio":
+        den = rows[:, 1].sum()
+        return float(rows[:, 0].sum() / den) if den else math.nan
+    if kind in ("range", "std"):
+        return float(spread_statistic(kind)(rows.mean(axis=0)[None, :])[0])
+    return float(rows[:, 0].mean())
+
+
+def _statistic(kind: str):
+    if kind == "ratio":
+        def ratio(means: np.ndarray) -> np.ndarray:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return means[..., 0] / means[..., 1]
+        return ratio
+    if kind in ("range", "std"):
+        return spread_statistic(kind)
+    return None
+
+
+def _name_ids(ids: list[str]) -> str:
+    shown = ", ".join(ids[:_SHOWN])
+    return shown + (f" and {len(ids) - _SHOWN} more" if len(ids) > _SHOWN else "")
+
+
+def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
+                    notes: list[str], *, confidence: float, n_boot: int, seed: int | None) -> Comparison | None:
+    pos_b = {q: i for i, q in enumerate(mb.ids)}
+    fa, fb = ma.fingerprints, mb.fingerprints
+    ia, ib, differ = [], [], []
+    for i, q in enumerate(ma.ids):
+        j = pos_b.get(q)
+        if j is None:
+            continue
+        if fa and fb and fa[i] and fb[j] and fa[i] != fb[j]:
+            differ.append(q)
+            continue
+        ia.append(i)
+        ib.append(j)
+    if differ:
+        notes.append(f"{task}: {len(differ)} question id(s) hold different documents in {ra.label} and {rb.label} "
+                     f"(document hashes differ), not paired: {_name_ids(differ)}")
+    a_only = [q for q in ma.ids if q not in pos_b]
+    in_a = set(ma.ids)
+    b_only = [q for q in mb.ids if q not in in_a]
+    for label, only in ((ra.label, a_only), (rb.label, b_only)):
+        if only:
+            other = rb.label if label == ra.label else ra.label
+            notes.append(f"{task}: {len(only)} question(s) of {label} not in {other}, left out of their "
+                         f"comparison: {_name_ids(only)}")
+    if not ia:
+        notes.append(f"{task} {metric}: {ra.label} and {rb.label} share no question; not compared")
+        return None
+    xa, xb = ma.rows[ia], mb.rows[ib]
+    if xa.shape[1] != xb.shape[1]:
+        notes.append(f"{task} {metric}: {ra.label} has {xa.shape[1]} columns per question, {rb.label} {xb.shape[1]}; not compared")
+        return None
+    kind = ma.kind if ma.kind == mb.kind else "mean"
+    method = "basic" if kind in ("range", "std") else "percentile"  # spreads are biased: see intervals
+    boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed, method=method)
+    if kind == "binary":
+        p, test = mcnemar_p(xa[:, 0], xb[:, 0]), "mcnemar"
+    else:
+        p, test = boot.p_value, "paired_bootstrap"
+    a_value, b_value = _value(kind, xa), _value(kind, xb)
+    return Comparison(task, metric, ra.label, rb.label, len(ia), a_value, b_value, a_value - b_value,
+                      boot.ci_low, boot.ci_high, p, test, p, kind, len(a_only), len(b_only))
+
+
+def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int = 2000,
+                 seed: int | None = 0) -> tuple[list[Comparison], list[str]]:
+    """Every pair (a, b) of ``runs`` in the given order, every shared task and metric.
+
+    Returns (comparisons sorted by task, metric, then pair order; notes). Tasks or metrics
+    that only some runs have are named in a note; so are metrics whose kind differs.
+    """
+    if len(runs) < 2:
+        raise ValueError("compare needs at least two runs")
+    labels = [r.label for r in runs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"run labels must be unique, got {labels}")
+    notes: list[str] = []
+    all_tasks = sorted(set().union(*(r.tasks for r in runs)))
+    for task in all_tasks:
+        lacking = [r.label for r in runs if task not in r.tasks]
+        if lacking:
+            rest = "not compared" if len(runs) - len(lacking) < 2 else "compared only between the runs that have it"
+            notes.append(f"task {task} is missing from {', '.join(lacking)}; {rest}")
+    out: list[Comparison] = []
+    for ra, rb in combinations(runs, 2):
+        for task in sorted(set(ra.tasks) & set(rb.tasks)):
+            ta, tb = ra.tasks[task], rb.tasks[task]
+            for metric in sorted(set(ta) | set(tb)):
+                if metric not in ta or metric not in tb:
+                    has = ra.label if metric in ta else rb.label
+                    notes.append(f"{task} {metric}: only {has} has it (of {ra.label}, {rb.label}); not compared")
+                    continue
+                if ta[metric].kind != tb[metric].kind and {ta[metric].kind, tb[metric].kind} != {"binary", "mean"}:
+                    notes.append(f"{task} {metric}: {ra.label} has {ta[metric].kind} values, {rb.label} "
+                                 f"{tb[metric].kind}; not compared")
+                    continue
+                c = _compare_metric(task, metric, ra, rb, ta[metric], tb[metric], notes,
+                                    confidence=confidence, n_boot=n_boot, seed=seed)
+                if c is not None:
+                    out.append(c)
+    order = {label: i for i, label in enumerate(labels)}
+    out.sort(key=lambda c: (c.task, c.metric, order[c.a], order[c.b]))
+    if len(runs) > 2:
+        families: dict[tuple[str, str], list[Comparison]] = {}
+        for c in out:
+            families.setdefault((c.task, c.metric), []).append(c)
+        for family in families.values():
+            for c, adjusted in zip(family, holm([c.p_value_raw for c in family])):
+                c.p_value = adjusted
+    return out, list(dict.fromkeys(notes))

@@ -1,0 +1,246 @@
+"""lm-eval and lighteval logs -> per-question tables (:class:`scorekit.compare.core.Run`).
+
+One command-line argument (a folder or a file) is one run of one model. Found inside it:
+
+- lm-eval ``samples_<task>_<time>.jsonl``: one row per document and filter; every metric the
+  row lists (``metrics``) becomes ``<metric>,<filter>`` as in lm-eval's results files, the
+  question id is ``doc_id`` and ``doc_hash`` (when logged) must match between runs. The model
+  is the ``model_name`` of the results file of the same folder and time (else the folder).
+- lighteval ``details_<task>|<n>_<time>.parquet``: one row per document; metrics from the
+  ``metric`` column, task key ``<task>|<n>`` as in lighteval's results; question id the
+  document's ``id`` (the row number when ids are missing or repeated, with a note) and the
+  ``query`` text must match between runs.
+- SCORE tasks (scorekit's or upstream's, either harness) are read with the robustness
+  readers and recomputed from the answers: per-prompt / per-position accuracy (0/1), the
+  accuracy spread (range, std) and the consistency rate on complete questions; non-greedy
+  accuracy (mean over samples) and CR.
+
+Per-sample values that are not numbers (lists, strings: corpus-level metrics like BLEU or
+IFEval's instruction-level lists) are left out with a note. When a task appears in several
+files of one run, the newest (by the time in the name) is used, with a note.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekit.compare.core import MetricValues, Run
+from scorekit.errors import ScorekitError
+
+__all__ = ["read_run"]
+
+
+def _files(path: Path) -> tuple[list[Path], list[str]]:
+    """The regular files under ``path`` and the notes on what the walk left out
+    (:func:`scorekit.harness_outputs.walk`: the rules every command reads by)."""
+    from scorekit.harness_outputs import walk
+
+    found = walk([path])
+    return [Path(f) for f in found.files], found.notes()
+
+
+class _Table:
+    """Accumulates per-question values of one task's metrics."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[str, float]] = defaultdict(dict)  # metric -> id -> value
+        self.fingerprint: dict[str, str] = {}
+        self.skipped: set[str] = set()
+
+    def metrics(self) -> dict[str, MetricValues]:
+        out = {}
+        for metric, by_id in self.values.items():
+            if metric in self.skipped:
+                continue
+            ids = list(by_id)
+            rows = np.fromiter(by_id.values(), dtype=np.float64, count=len(ids))
+            kind = "binary" if np.isin(rows, (0.0, 1.0)).all() else "mean"
+            out[metric] = MetricValues(kind, ids, rows, [self.fingerprint.get(q, "") for q in ids])
+        return out
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value) if math.isfinite(float(value)) else None
+    return None
+
+
+def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
+    from scorekit.robustness.readers.lm_eval_logs import iter_jsonl
+
+    odd: dict[str, int] = defaultdict(int)
+    for lineno, row in iter_jsonl(path):
+        if "doc_id" not in row:
+            raise ScorekitError("samples row lacks doc_id", path=path, where=f"line {lineno}")
+        qid = str(row["doc_id"])
+        filt = row.get("filter", "none")
+        names = row.get("metrics")
+        if not isinstance(names, list):  # older lm-eval: every key that is not bookkeeping
+            names = [k for k in row if k not in ("doc_id", "doc", "target", "arguments", "resps", "filtered_resps",
+                                                 "filter", "doc_hash", "prompt_hash", "target_hash")]
+        if isinstance(row.get("doc_hash"), str):
+            table.fingerprint[qid] = row["doc_hash"]
+        for name in names:
+            key = f"{name},{filt}"
+            value = _number(row.get(name))
+            if value is None:
+                odd[key] += 1
+                table.skipped.add(key)
+                continue
+            if qid in table.values[key]:
+                raise ScorekitError(f"doc_id {qid} appears twice for filter {filt!r}", path=path, where=f"line {lineno}")
+            table.values[key][qid] = value
+    for key, n in odd.items():
+        notes.append(f"{task} {key}: {n} per-sample value(s) are not numbers (a corpus-level or list metric); not compared")
+
+
+def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: str) -> None:
+    import pyarrow.parquet as pq
+
+    try:
+        rows = pq.read_table(path, columns=["doc", "metric"]).to_pylist()
+    except Exception as exc:  # pyarrow raises several types for damaged files
+        raise ScorekitError(f"cannot read lighteval details parquet: {exc}", path=path) from None
+    ids = [str((r.get("doc") or {}).get("id") or "") for r in rows]
+    if any(not q for q in ids) or len(set(ids)) != len(ids):
+        notes.append(f"{task}: documents without unique ids; questions paired by row number")
+        ids = [str(i) for i in range(len(rows))]
+    odd: dict[str, int] = defaultdict(int)
+    for qid, r in zip(ids, rows):
+        query = (r.get("doc") or {}).get("query")
+        if isinstance(query, str):
+            table.fingerprint[qid] = hashlib.sha256(query.encode()).hexdigest()
+        for key, raw in (r.get("metric") or {}).items():
+            value = _number(raw)
+            if value is None:
+                odd[key] += 1
+                table.skipped.add(key)
+                continue
+            table.values[key][qid] = value
+    for key, n in odd.items():
+        notes.append(f"{task} {key}: {n} per-sample value(s) are not numbers; not compared")
+
+
+def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
+    """Per-question tables of one SCORE task (complete questions only, as the report does)."""
+    from scorekit.metrics import consistency_counts
+    from scorekit.robustness.analysis import _cr_name, variant_metric_name
+    from scorekit.robustness.grading import equal_for
+
+    by_q: dict[str, dict[int, Any]] = defaultdict(dict)
+    n_var: dict[str, int] = {}
+    for rec in sample_set.records:
+        by_q[rec.question_id][rec.variant] = rec
+        n_var[rec.question_id] = rec.n_variants
+    complete = [q for q in by_q if len(by_q[q]) == n_var[q]]
+    if not complete:
+        return {}
+    family = sample_set.task.family
+    v = max(n_var[q] for q in complete)
+    complete = [q for q in complete if n_var[q] == v]
+    correct = np.array([[float(by_q[q][i].correct) for i in range(v)] for q in complete])
+    agree, total = consistency_counts([[by_q[q][i].answer for i in range(v)] for q in complete],
+                                      equal=equal_for(sample_set.task.benchmark))
+    out = {_cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total]))}
+    if family == "non_greedy":
+        out["non_greedy_accuracy"] = MetricValues("mean", complete, correct.mean(axis=1))
+        return out
+    for i in range(v):
+        out[variant_metric_name(family, i, macro=False)] = MetricValues("binary", complete, correct[:, i])
+    out["accuracy_range"] = MetricValues("range", complete, correct)
+    out["accuracy_std"] = MetricValues("std", complete, correct)
+    return out
+
+
+def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, MetricValues]], list[str]]:
+    """(model, {task: {metric: values}}, notes) of the run in ``path`` (a folder or a file).
+
+    Raises ScorekitError when the path holds no samples logs or runs of several models.
+    """
+    from scorekit.aggregate.results_files import read_results_file
+    from scorekit.robustness.readers import classify_task
+    from scorekit.harness_outputs import details_model
+    from scorekit.robustness.benchmarks import parse_lighteval_task
+    from scorekit.robustness.readers.lighteval_details import parse_details_name
+    from scorekit.robustness.readers.lm_eval_logs import parse_samples_name
+
+    root = Path(path)
+    files, notes = _files(root)
+    newest: dict[str, tuple[str, Path, str]] = {}  # task -> (time, file, harness)
+    models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
+    score_found = False
+    results_model: dict[tuple[Path, str], str] = {}
+    for f in files:
+        if f.suffix == ".json" and "_" in f.stem:
+            try:
+                rf = read_results_file(f)
+            except ScorekitError:
+                rf = None
+            if rf is not None:
+                results_model[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf.model
+    for f in files:
+        lm = parse_samples_name(f.name)
+        le = parse_details_name(f.name) if lm is None else None
+        if lm is not None:
+            task, time = lm
+            if classify_task(task) is not None:
+                score_found = True
+                continue
+            model = results_model.get((f.parent, time), f.parent.name)
+            key, harness = task, "lm-eval"
+        elif le is not None:
+            task, fewshot, time = le
+            if parse_lighteval_task(task) is not None:
+                score_found = True
+                continue
+            model = details_model(f)
+            key, harness = f"{task}|{fewshot}", "lighteval"
+        else:
+            if f == root:
+                raise ScorekitError("not an lm-eval samples_<task>_<time>.jsonl nor a lighteval details_<task>|<n>_<time>.parquet file", path=f)
+            continue
+        models[model].add(key)
+        old = newest.get(key)
+        if old is not None:
+            kept, dropped = (old, (time, f, harness)) if old[0] >= time else ((time, f, harness), old)
+            notes.append(f"{key}: several samples files; the newest ({kept[1].name}) is used, {dropped[1]} is not")
+            newest[key] = kept
+        else:
+            newest[key] = (time, f, harness)
+    tasks: dict[str, dict[str, MetricValues]] = {}
+    for key, (_, f, harness) in sorted(newest.items()):
+        table = _Table()
+        if harness == "lm-eval":
+            _read_lm_eval_samples(f, table, notes, key)
+        else:
+            _read_lighteval_details(f, table, notes, key)
+        tasks[key] = table.metrics()
+    if score_found:
+        from scorekit.robustness.readers import read_paths
+
+        read = read_paths([root])
+        notes.extend(read.notes)
+        seen: dict[str, str] = {}
+        for s in read.samples:
+            models[s.model].add(s.task.name)
+            if s.task.name in seen:
+                notes.append(f"{s.task.name}: several sample sets; the later one read is used")
+            seen[s.task.name] = s.model
+            tasks[s.task.name] = _score_metrics(s)
+            notes.extend(f"{s.task.name}: {n}" for n in s.notes)
+    if not tasks:
+        raise ScorekitError("no samples logs found (lm-eval --log_samples samples_*.jsonl or lighteval "
+                            "--save-details details_*.parquet); compare needs per-question results", path=root)
+    if len(models) > 1:
+        shown = ", ".join(sorted(models))
+        raise ScorekitError(f"holds runs of {len(models)} models ({shown}); give one run per argument", path=root)
+    return next(iter(models)), tasks, notes

@@ -1,0 +1,434 @@
+"""Uncertainty of evaluation numbers: intervals, paired tests, stderr propagation (numpy/scipy).
+
+Questions are the unit of resampling everywhere: a benchmark is taken as a sample of questions
+from a larger population of possible questions, and the answers to one question (its prompts,
+answer positions, samples) are one cluster. Defaults: 95% confidence, 2000 bootstrap draws,
+seed 0 (results are reproducible; pass ``seed=None`` for fresh randomness).
+
+Methods (``docs/uncertainty.md`` gives the measured coverage of each):
+
+- :func:`wilson_interval` — one accuracy (0/1 per question);
+- :func:`bootstrap_interval` — any statistic of per-question values (corpus pass@k,
+  G-Pass@k, mG-Pass@k, spreads across prompts or positions) by the percentile bootstrap;
+- :func:`paired_bootstrap` — the difference of one statistic between two runs on the same
+  questions, resampling questions jointly;
+- :func:`mcnemar_p` — exact McNemar test of two paired 0/1 runs;
+- :func:`holm` — Holm's step-down adjustment of several p-values;
+- :func:`normalized_stderr`, :func:`mean_stderr`, :func:`threshold_stderr` — a results
+  file's stderr carried through the leaderboard's normalization and averages, and through
+  threshold scores (first-order, i.e. delta method).
+
+The consistency-rate interval lives with the rate (Korn-Graubard,
+:func:`scorekit.metrics.consistency_rate_interval`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "BootstrapResult",
+    "bootstrap_interval",
+    "bootstrap_intervals",
+    "holm",
+    "indistinguishable",
+    "mcnemar_p",
+    "mean_stderr",
+    "normalized_stderr",
+    "paired_bootstrap",
+    "spread_statistic",
+    "threshold_stderr",
+    "wilson_interval",
+    "z_value",
+]
+
+Statistic = Callable[[np.ndarray], np.ndarray]
+
+# Draw at most this many multinomial counts at once (draws x distinct rows): ~32 MB.
+_CHUNK_CELLS = 4_000_000
+
+
+class BootstrapResult(NamedTuple):
+    """A point estimate with its percentile-bootstrap interval (``n`` = questions resampled).
+
+    ``p_value`` (paired only): 2 * min(share of draws <= 0, share of draws >= 0), capped at 1:
+    the smallest two-sided level at which the percentile interval of the difference excludes
+    0; a coarse test (resolution 1/n_boot, and as weak as the interval with few questions).
+    """
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    n: int
+    p_value: float = math.nan
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """Two-sided normal quantile: z such that P(|Z| <= z) = confidence (1.959964 at 0.95).
+
+    >>> round(z_value(0.95), 4)
+    1.96
+    """
+    _check_confidence(confidence)
+    from scipy.special import ndtri
+
+    return float(ndtri((1 + confidence) / 2))
+
+
+def _check_method(method: str) -> None:
+    if method not in ("percentile", "basic"):
+        raise ValueError(f"method must be 'percentile' or 'basic', got {method!r}")
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+
+
+def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:
+    """Wilson score interval of a proportion p = successes / n.
+
+    (p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), z = :func:`z_value`.
+
+    Arrays broadcast (returns two arrays), scalars give two floats. n = 0 gives (nan, nan).
+    Weak where the questions are not independent draws of one proportion: a macro average
+    over categories, or several answers of one question pooled (use :func:`bootstrap_interval`
+    over questions then). Its coverage dips a little below nominal for some p near 0 or 1 at
+    small n (the oscillation of every binomial interval), never far.
+
+    >>> [round(x, 4) for x in wilson_interval(8, 10)]
+    [0.4902, 0.9433]
+    >>> wilson_interval(0, 0)
+    (nan, nan)
+    """
+    z = z_value(confidence)
+    s, m = np.asarray(successes, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    if np.any(s < 0) or np.any(s > m):
+        raise ValueError("successes must be between 0 and n")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = s / m
+        centre = (p + z * z / (2 * m)) / (1 + z * z / m)
+        half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / (1 + z * z / m)
+    lo, hi = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    lo, hi = np.where(s == 0, 0.0, lo), np.where(s == m, 1.0, hi)  # exact at the ends (no rounding)
+    lo, hi = np.where(m > 0, lo, np.nan), np.where(m > 0, hi, np.nan)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def _as_matrix(values: Any, name: str) -> np.ndarray:
+    x = np.asarray(values, dtype=np.float64)
+    if x.ndim == 1:
+        x = x[:, None]
+    if x.ndim != 2:
+        raise ValueError(f"{name} must be 1-D (one value per question) or 2-D (questions x columns)")
+    if np.isnan(x).any():
+        raise ValueError(f"{name} contains NaN")
+    return x
+
+
+def _identity(means: np.ndarray) -> np.ndarray:
+    return means[..., 0]
+
+
+def _distinct_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct rows, their counts); rows of at most 16 0/1 values are counted as bit codes
+    (np.bincount), much cheaper than the lexicographic sort of ``np.unique(axis=0)``."""
+    d = x.shape[1]
+    if d <= 16 and np.isin(x, (0.0, 1.0)).all():
+        codes = (x.astype(np.int64) << np.arange(d, dtype=np.int64)).sum(axis=1)
+        counts = np.bincount(codes)
+        present = np.flatnonzero(counts)
+        rows = ((present[:, None] >> np.arange(d)) & 1).astype(np.float64)
+        return rows, counts[present]
+    return np.unique(x, axis=0, return_counts=True)
+
+
+def _resampled_means(x: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """Column means of ``x`` over ``n_boot`` resamples of its rows (with replacement): (n_boot, d).
+
+    Drawing Q rows with replacement gives each distinct row a Multinomial(Q, share) count, so
+    the draws are made on the distinct rows only: a 0/1 run or a pair of 0/1 runs has at most
+    4 distinct rows, which makes a draw O(1) instead of O(Q): the 10 per-prompt comparisons of
+    two MMLU-Pro runs took 6.9 s by index resampling and 0.03 s so (bench/bench_intervals.py).
+    """
+    q = x.shape[0]
+    rows, counts = _distinct_rows(x)
+    share = counts / q
+    per_chunk = max(1, _CHUNK_CELLS // max(len(rows), 1))
+    out = []
+    for start in range(0, n_boot, per_chunk):
+        drawn = rng.multinomial(q, share, size=min(per_chunk, n_boot - start))
+        out.append(drawn @ rows / q)
+    return np.concatenate(out)
+
+
+def _percentiles(draws: np.ndarray, confidence: float, n: int) -> tuple[float, float]:
+    """Expanded percentile interval (Hesterberg 2015): the bootstrap distribution is too narrow
+    by sqrt((n-1)/n) and normal rather than t, so the tail level alpha/2 is replaced by
+    Phi(-sqrt(n/(n-1)) * t_{n-1}(1 - alpha/2)) (0.0230 instead of 0.025 at n = 100)."""
+    from scipy.special import ndtr, stdtrit
+
+    alpha = ndtr(-math.sqrt(n / (n - 1)) * stdtrit(n - 1, (1 + confidence) / 2))
+    lo, hi = np.quantile(draws, [alpha, 1 - alpha])
+    return float(lo), float(hi)
+
+
+def bootstrap_interval(
+    values: Any,
+    statistic: Statistic | None = None,
+    *,
+    n_boot: int = 2000,
+    confidence: float = 0.95,
+    seed: int | None = 0,
+    method: str = "percentile",
+) -> BootstrapResult:
+    """Percentile bootstrap over questions of ``statistic(column means)``.
+
+    ``values``: one value per question (shape (Q,)), or a row per question (Q, d).
+    ``statistic`` maps column means (shape (..., d)) to the statistic (shape (...)), and is
+    called on a batch of resampled means at once; default: the mean of a 1-D input. The
+    estimate is the statistic of the full data. Corpus pass@k, G-Pass@k and mG-Pass@k are
+    means of per-question values (:mod:`scorekit.metrics.sampling`), so their interval is
+    ``bootstrap_interval(per_question_values)``; a spread is a statistic of a (Q, variants)
+    matrix of 0/1 (:func:`spread_statistic`). The interval is the expanded percentile one
+    (tail levels widened for Q: Hesterberg 2015).
+
+    ``method="basic"`` gives the basic (reverse-percentile) interval [2θ - q_hi, 2θ - q_lo],
+    which corrects a statistic's first-order bias: use it for spreads (range, std across
+    prompts), which sampling noise inflates -- their percentile interval covered ~60% at 100
+    questions, the basic one 92-94% (docs/uncertainty.md).
+
+    Weak: the percentile bootstrap undercovers with few questions (below ~30), for biased
+    statistics (spreads: use ``basic``), and when every question has the same value (the
+    interval collapses to a point). Fewer than 2 questions: (estimate, nan, nan).
+
+    >>> r = bootstrap_interval([1, 0, 1, 1, 0, 1, 1, 1, 0, 1] * 10)
+    >>> r.estimate, r.n, r.ci_low < 0.7 < r.ci_high
+    (0.7, 100, True)
+    """
+    return bootstrap_intervals(values, [statistic or _identity], n_boot=n_boot, confidence=confidence, seed=seed,
+                               method=method)[0]
+
+
+def bootstrap_intervals(
+    values: Any,
+    statistics: Sequence[Statistic],
+    *,
+    n_boot: int = 2000,
+    confidence: float = 0.95,
+    seed: int | None = 0,
+    method: str = "percentile",
+) -> list[BootstrapResult]:
+    """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
+    (one resampling pass however many statistics).
+
+    >>> [r.estimate for r in bootstrap_intervals([[1, 0], [1, 1], [0, 0]], [spread_statistic("range"), lambda m: m[..., 0]])]
+    [0.3333333333333333, 0.6666666666666666]
+    """
+    _check_confidence(confidence)
+    _check_method(method)
+    x = _as_matrix(values, "values")
+    if len(x) == 0:
+        return [BootstrapResult(math.nan, math.nan, math.nan, 0) for _ in statistics]
+    full = x.mean(axis=0)[None, :]
+    estimates = [float(stat(full)[0]) for stat in statistics]
+    if len(x) < 2:
+        return [BootstrapResult(e, math.nan, math.nan, len(x)) for e in estimates]
+    means = _resampled_means(x, n_boot, np.random.default_rng(seed))
+    out = []
+    for stat, estimate in zip(statistics, estimates):
+        draws = stat(means)
+        draws = draws[~np.isnan(draws)]
+        lo, hi = _percentiles(draws, confidence, len(x)) if draws.size else (math.nan, math.nan)
+        if method == "basic":
+            lo, hi = 2 * estimate - hi, 2 * estimate - lo
+        out.append(BootstrapResult(estimate, lo, hi, len(x)))
+    return out
+
+
+def paired_bootstrap(
+    a: Any,
+    b: Any,
+    statistic: Statistic | None = None,
+    *,
+    n_boot: int = 2000,
+    confidence: float = 0.95,
+    seed: int | None = 0,
+    method: str = "percentile",
+) -> BootstrapResult:
+    """Difference statistic(a) - statistic(b) with a paired percentile-bootstrap interval
+    (``method="basic"``: the reverse-percentile one, for biased statistics such as spreads).
+
+    Row i of ``a`` and of ``b`` belong to the same question; each draw resamples question
+    indices once and applies them to both runs, so what the runs share (easy and hard
+    questions) cancels. Shapes and ``statistic`` as in :func:`bootstrap_interval`.
+
+    Weak: with few questions (below ~30), or when the runs disagree on very few questions,
+    the percentile interval is too narrow (it can be [0, 0] when they never disagree, which
+    says only that this sample shows no difference). Fewer than 2 questions: (difference,
+    nan, nan).
+
+    >>> a = [1, 1, 0, 1, 1, 0, 1, 1, 1, 0] * 20
+    >>> b = [1, 0, 0, 1, 0, 0, 1, 1, 0, 0] * 20
+    >>> r = paired_bootstrap(a, b)
+    >>> round(r.estimate, 2), r.n, 0 < r.ci_low < 0.3 < r.ci_high
+    (0.3, 200, True)
+    """
+    _check_confidence(confidence)
+    _check_method(method)
+    xa, xb = _as_matrix(a, "a"), _as_matrix(b, "b")
+    if xa.shape[0] != xb.shape[0]:
+        raise ValueError(f"a and b must have one row per shared question (got {xa.shape[0]} and {xb.shape[0]} rows)")
+    stat = statistic or _identity
+    q = xa.shape[0]
+    if q == 0:
+        return BootstrapResult(math.nan, math.nan, math.nan, 0)
+    estimate = float(stat(xa.mean(axis=0)[None, :])[0] - stat(xb.mean(axis=0)[None, :])[0])
+    if q < 2:
+        return BootstrapResult(estimate, math.nan, math.nan, q)
+    # one resample of the questions serves both runs: resample the joined rows
+    means = _resampled_means(np.hstack([xa, xb]), n_boot, np.random.default_rng(seed))
+    draws = stat(means[:, : xa.shape[1]]) - stat(means[:, xa.shape[1]:])
+    draws = draws[~np.isnan(draws)]  # a ratio whose resampled denominator is 0
+    if draws.size == 0:
+        return BootstrapResult(estimate, math.nan, math.nan, q)
+    if method == "basic":
+        draws = 2 * estimate - draws  # the reflected distribution: its percentiles are the basic interval
+    p = min(1.0, 2 * min(float(np.mean(draws <= 0)), float(np.mean(draws >= 0))))
+    return BootstrapResult(estimate, *_percentiles(draws, confidence, q), q, p)
+
+
+def spread_statistic(kind: str) -> Statistic:
+    """Statistic for :func:`bootstrap_interval` / :func:`paired_bootstrap` on a (Q, V) matrix
+    of 0/1 (question x prompt or answer position): the column means are the per-variant
+    accuracies, and ``kind`` is ``"range"`` (max - min) or ``"std"`` (population, ddof=0), as
+    in :mod:`scorekit.robustness.analysis`.
+
+    >>> import numpy as np
+    >>> spread_statistic("range")(np.array([[0.5, 0.75, 0.25]]))
+    array([0.5])
+    """
+    if kind == "range":
+        return lambda m: m.max(axis=-1) - m.min(axis=-1)
+    if kind == "std":
+        return lambda m: m.std(axis=-1)
+    raise ValueError(f"kind must be 'range' or 'std', got {kind!r}")
+
+
+def mcnemar_p(a: Any, b: Any) -> float:
+    """Exact two-sided McNemar p-value of two paired 0/1 runs.
+
+    With n10 = questions a gets right and b wrong, n01 the reverse: under "no difference"
+    n10 ~ Binomial(n10 + n01, 1/2); p = scipy's exact two-sided binomial test (1.0 when
+    the runs never disagree). Weak: it tests only whether the discordant questions split
+    evenly; with macro-averaged or weighted metrics the difference may point elsewhere.
+
+    >>> mcnemar_p([1, 1, 1, 1, 1, 1, 0], [0, 0, 0, 0, 0, 0, 0])  # 6 discordant, all one way
+    0.03125
+    >>> mcnemar_p([1, 0], [1, 0])
+    1.0
+    """
+    xa, xb = np.asarray(a), np.asarray(b)
+    if xa.shape != xb.shape or xa.ndim != 1:
+        raise ValueError("a and b must be 1-D of the same length (one 0/1 value per shared question)")
+    for x, name in ((xa, "a"), (xb, "b")):
+        if not np.isin(x, (0, 1)).all():
+            raise ValueError(f"{name} must hold only 0 and 1")
+    ab = int(np.sum((xa == 1) & (xb == 0)))
+    ba = int(np.sum((xa == 0) & (xb == 1)))
+    if ab + ba == 0:
+        return 1.0
+    from scipy.stats import binomtest
+
+    return float(min(1.0, binomtest(ab, ab + ba, 0.5).pvalue))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm (1979) step-down adjusted p-values, in the input order.
+
+    Sort the m p-values p_(1) <= ... <= p_(m); adjusted p_(i) = max_{j<=i} min(1, (m-j+1) p_(j)).
+    Rejecting where the adjusted value is <= alpha controls the family-wise error at alpha
+    under any dependence. NaN stays NaN and does not count in m.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = len(ok)
+    order = ok[np.argsort(p[ok], kind="stable")]
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * float(p[i])))
+        out[i] = running
+    return [float(v) for v in out]
+
+
+def normalized_stderr(value: float, stderr: float, lower: float) -> float:
+    """Stderr of the leaderboard's ``max(0, (value - lower) / (1 - lower)) * 100``.
+
+    The linear part scales the stderr: se * 100 / (1 - lower). Below ``lower`` the clamp
+    makes the normalized value 0, but the true value may still lie above chance, so the
+    scaled stderr is kept there too (the first-order derivative, 0, would claim a certainty
+    no sample gives); an interval built from it is cut at 0. NaN stderr stays NaN.
+
+    >>> normalized_stderr(0.6, 0.02, 0.25)  # 0.02 * 100 / 0.75
+    2.6666666666666665
+    """
+    if not 0 <= lower < 1:
+        raise ValueError(f"lower must be in [0, 1), got {lower!r}")
+    return float(stderr) * 100.0 / (1.0 - lower)
+
+
+def mean_stderr(stderrs: Sequence[float]) -> float:
+    """Stderr of the unweighted mean of n independent estimates: sqrt(sum se_i^2) / n.
+
+    Benchmarks of a leaderboard use different questions, so their errors are independent;
+    sub-tasks of one benchmark are too. NaN when any stderr is NaN (unknown), never a
+    smaller made-up value.
+
+    >>> mean_stderr([3.0, 4.0])
+    2.5
+    """
+    se = np.asarray(stderrs, dtype=np.float64)
+    if se.size == 0:
+        return math.nan
+    return float(np.sqrt(np.sum(se**2)) / se.size)
+
+
+def indistinguishable(best: float, best_se: float | None, value: float, se: float | None,
+                      confidence: float = 0.95) -> bool | None:
+    """Whether ``value`` is statistically indistinguishable from ``best`` (two independent
+    estimates): best - value <= z * sqrt(best_se^2 + se^2). None when a stderr is unknown
+    (None or nan). Weak: results files carry no per-question data, so runs on the same
+    questions are treated as independent, which overstates the noise of their difference
+    (use ``scorekit compare`` on the samples logs for the paired test).
+
+    >>> indistinguishable(60.0, 1.0, 58.0, 1.0), indistinguishable(60.0, 1.0, 55.0, 1.0)
+    (True, False)
+    """
+    if best_se is None or se is None or math.isnan(best_se) or math.isnan(se):
+        return None
+    return bool(best - value <= z_value(confidence) * math.sqrt(best_se**2 + se**2))
+
+
+def threshold_stderr(value: float, stderr: float, good: float, bad: float) -> float:
+    """Stderr of ``clip((value - bad) / (good - bad), 0, 1)``: se / |good - bad|.
+
+    As for :func:`normalized_stderr`, the clamp at 0 and 1 keeps the scaled stderr (the
+    interval is cut to [0, 1] instead); good == bad (a step) gives nan.
+
+    >>> threshold_stderr(0.5, 0.02, good=0.9, bad=0.4)
+    0.04
+    """
+    span = abs(float(good) - float(bad))
+    if span == 0:
+        return math.nan
+    return float(stderr) / span

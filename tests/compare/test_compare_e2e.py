@@ -1,0 +1,186 @@
+"""`scorekit compare` on logs written by the real lm-eval and lighteval (scripted models).
+
+Expected numbers come from the scripted answer patterns (lm-eval) or from scoring the script's
+answers with the grading code directly (lighteval), never from compare's own readers; McNemar
+p-values from a hand-written binomial sum, Holm from its decision rule.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorekit.cli import main
+from tests.aggregate.test_leaderboard_harness import _task
+
+pytestmark = pytest.mark.slow
+
+N_DOCS = 60
+# which documents each scripted model answers correctly (a pattern known by hand)
+RIGHT = {
+    "acme/strong": lambda i: i % 10 != 0,           # 54 of 60
+    "acme/weak": lambda i: i % 3 != 0,              # 40 of 60
+    "acme/similar": lambda i: i % 10 not in (0, 5),  # 48 of 60
+}
+
+
+def _mcnemar(n10: int, n01: int) -> float:
+    n = n10 + n01
+    if n == 0:
+        return 1.0
+    pmf = [math.comb(n, i) / 2**n for i in range(n + 1)]
+    return min(1.0, sum(q for q in pmf if q <= pmf[n10] * (1 + 1e-7)))
+
+
+def _run(tmp: Path, tasks: Path, model: str, out: Path, limit: int | None = None) -> Path:
+    import lm_eval
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.tasks import TaskManager
+
+    from tests.support.fake_lm import ScriptedLM
+
+    right = RIGHT[model]
+
+    def loglikelihood(context, continuation, doc):
+        pick = doc["answer"] if right(doc["id"]) else (doc["answer"] + 1) % len(doc["choices"])
+        return (0.0, True) if continuation.strip() == doc["choices"][pick] else (-5.0, False)
+
+    tracker = EvaluationTracker(output_path=str(out))
+    results = lm_eval.simple_evaluate(
+        model=ScriptedLM(loglikelihood=loglikelihood), model_args=f"pretrained={model}", tasks=["cmp_mc"],
+        task_manager=TaskManager(include_path=str(tasks), include_defaults=False), evaluation_tracker=tracker,
+        log_samples=True, random_seed=0, limit=limit,
+    )
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples)
+    tracker.save_results_samples(task_name="cmp_mc", samples=samples["cmp_mc"])
+    (folder,) = {p.parent for p in out.rglob("samples_cmp_mc_*.jsonl")}
+    return folder
+
+
+@pytest.fixture(scope="module")
+def lm_eval_runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("compare_lm_eval")
+    tasks = tmp / "tasks"
+    tasks.mkdir()
+    _task(tasks, "cmp_mc", 4, N_DOCS)
+    runs = {m: _run(tmp, tasks, m, tmp / m.replace("/", "_")) for m in RIGHT}
+    runs["acme/strong-limited"] = _run(tmp, tasks, "acme/strong", tmp / "limited", limit=50)
+    return runs
+
+
+def _json(capsys, args: list[str]) -> tuple[dict, str]:
+    assert main(["compare", *args, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def test_two_lm_eval_runs(lm_eval_runs, capsys):
+    doc, _ = _json(capsys, [str(lm_eval_runs["acme/strong"]), str(lm_eval_runs["acme/weak"])])
+    rows = [c for c in doc["comparisons"] if c["metric"] == "acc,none"]
+    assert len(rows) == 1
+    c = rows[0]
+    required = {"task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high",
+                "p_value", "test"}
+    assert required <= set(c)
+    a = np.array([RIGHT["acme/strong"](i) for i in range(N_DOCS)], dtype=float)
+    b = np.array([RIGHT["acme/weak"](i) for i in range(N_DOCS)], dtype=float)
+    assert (c["task"], c["a"], c["b"], c["n_paired"], c["test"]) == ("cmp_mc", "acme/strong", "acme/weak", N_DOCS, "mcnemar")
+    assert c["a_value"] == pytest.approx(54 / 60) and c["b_value"] == pytest.approx(40 / 60)
+    assert c["difference"] == pytest.approx(c["a_value"] - c["b_value"], abs=1e-15)
+    n10, n01 = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
+    assert c["p_value"] == pytest.approx(_mcnemar(n10, n01), rel=1e-9)
+    d = a - b
+    se = d.std(ddof=1) / math.sqrt(N_DOCS)
+    assert c["ci_low"] < c["difference"] < c["ci_high"]
+    assert c["ci_low"] == pytest.approx(d.mean() - 1.96 * se, abs=0.3 * 1.96 * se)
+    assert c["ci_high"] == pytest.approx(d.mean() + 1.96 * se, abs=0.3 * 1.96 * se)
+    assert c["ci_low"] > 0  # 14 questions one way, 0 the other: a real difference
+
+
+def test_three_runs_every_pair_with_holm(lm_eval_runs, capsys):
+    models = ["acme/strong", "acme/weak", "acme/similar"]
+    doc, _ = _json(capsys, [str(lm_eval_runs[m]) for m in models])
+    rows = [c for c in doc["comparisons"] if c["metric"] == "acc,none"]
+    assert [(c["a"], c["b"]) for c in rows] == [(models[0], models[1]), (models[0], models[2]), (models[1], models[2])]
+    raw = []
+    for c in rows:
+        a = np.array([RIGHT[c["a"]](i) for i in range(N_DOCS)])
+        b = np.array([RIGHT[c["b"]](i) for i in range(N_DOCS)])
+        raw.append(_mcnemar(int((a & ~b).sum()), int((~a & b).sum())))
+        assert c["p_value_raw"] == pytest.approx(raw[-1], rel=1e-9)
+    order = sorted(range(3), key=lambda i: raw[i])
+    expected, running = [0.0] * 3, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (3 - rank) * raw[i]))
+        expected[i] = running
+    assert [c["p_value"] for c in rows] == pytest.approx(expected, rel=1e-9)
+
+
+def test_questions_a_run_lacks_are_named(lm_eval_runs, capsys):
+    doc, _ = _json(capsys, [str(lm_eval_runs["acme/strong"]), str(lm_eval_runs["acme/strong-limited"])])
+    (c,) = [c for c in doc["comparisons"] if c["metric"] == "acc,none"]
+    assert (c["a"], c["b"]) == ("acme/strong#1", "acme/strong#2")  # one model twice: suffixes
+    assert c["n_paired"] == 50 and c["a_only"] == 10 and c["difference"] == pytest.approx(0.0)
+    assert c["p_value"] == 1.0 and c["ci_low"] == c["ci_high"] == 0.0
+    (note,) = [n for n in doc["notes"] if "not in" in n]
+    assert "10 question(s) of acme/strong#1 not in acme/strong#2" in note and "50, 51, 52, 53, 54 and 5 more" in note
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "html", "latex"])
+def test_every_format_shows_the_interval(lm_eval_runs, capsys, fmt, tmp_path):
+    out = tmp_path / f"cmp.{fmt}"
+    args = ["compare", str(lm_eval_runs["acme/strong"]), str(lm_eval_runs["acme/weak"]), "-f", fmt, "-o", str(out)]
+    assert main(args) == 0
+    text = out.read_text()
+    if fmt == "csv":
+        header = text.splitlines()[0].split(",")
+        assert {"ci_low", "ci_high", "p_value", "difference"} <= set(header)
+    else:
+        assert "[+0." in text and "mcnemar" in text
+    if fmt == "latex":
+        assert "\\toprule" in text and "\\bottomrule" in text and "acc,none" in text
+
+
+def test_bad_input_is_one_line(lm_eval_runs, capsys, tmp_path):
+    assert main(["compare", str(lm_eval_runs["acme/strong"])]) == 2
+    assert "at least two runs" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["compare", str(lm_eval_runs["acme/strong"]), str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no samples logs found" in err and str(empty) in err
+    bad = tmp_path / "samples_cmp_mc_2024-01-01T00-00-00.000000.jsonl"
+    bad.write_text('{"doc_id": 0, "metrics": ["acc"], "acc": 1}\nnot json\n')
+    assert main(["compare", str(lm_eval_runs["acme/strong"]), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 2" in err and str(bad) in err
+
+
+def test_score_tasks_from_lm_eval_logs(tmp_path_factory, capsys):
+    """SCORE prompt task of two scripted models: per-prompt accuracies and CR agree with the
+    robustness analysis (summarize) on the same records."""
+    from scorekit.robustness.analysis import summarize
+    from scorekit.robustness.readers import read_paths
+    from tests.robustness.report_fixtures import build_logs
+
+    logs = build_logs.upstream_logs(tmp_path_factory)["upstream"]
+    steady, mixed = logs / "scripted__steady", logs / "scripted__mixed"
+    doc, _ = _json(capsys, [str(steady), str(mixed)])
+    rows = {(c["task"], c["metric"]): c for c in doc["comparisons"]}
+    task = "score_prompt_robustness_mmlu_pro"
+    sets = {s.model: s for s in read_paths([logs]).samples if s.task.name == task}
+    sa, sb = summarize(sets["scripted/steady"].records), summarize(sets["scripted/mixed"].records)
+    for v, acc in sa.variant_accuracy.items():
+        c = rows[(task, f"{v}_accuracy")]
+        assert (c["a_value"], c["b_value"]) == pytest.approx((acc, sb.variant_accuracy[v]), abs=1e-12)
+        assert c["test"] == "mcnemar"
+    cr = rows[(task, "consistency_rate")]
+    assert (cr["a_value"], cr["b_value"]) == pytest.approx((sa.consistency_rate, sb.consistency_rate), abs=1e-12)
+    assert cr["test"] == "paired_bootstrap" and cr["ci_low"] <= cr["difference"] <= cr["ci_high"]
+    rng = rows[(task, "accuracy_range")]
+    assert (rng["a_value"], rng["b_value"]) == pytest.approx((sa.accuracy_range, sb.accuracy_range), abs=1e-12)
