@@ -11,8 +11,8 @@ from __future__ import annotations
 import warnings
 
 import lm_eval.api.metrics  # noqa: F401  (fills the built-in metric/aggregation registries first)
-from lm_eval.api import registry as _reg
 
+from scorekit.lm_eval import compat
 from scorekit.lm_eval.metrics import GENERATE_METRICS, MULTIPLE_CHOICE_METRICS
 
 __all__ = ["REGISTERED", "register_all"]
@@ -22,8 +22,10 @@ REGISTERED: dict[str, object] = {}
 
 def register_all() -> dict[str, object]:
     """Register every scorekit metric (aggregation ``mean``, higher is better); return them by name."""
+    output_types = {**dict.fromkeys(GENERATE_METRICS, "generate_until"),
+                    **dict.fromkeys(MULTIPLE_CHOICE_METRICS, "multiple_choice")}
     for name, fn in {**GENERATE_METRICS, **MULTIPLE_CHOICE_METRICS}.items():
-        current = _reg.metric_registry.get(name, None)
+        current = compat.registered_function(name)
         if current is not None and current is not fn:
             warnings.warn(
                 f"scorekit: lm-eval already has a metric named {name!r}; keeping lm-eval's "
@@ -33,7 +35,7 @@ def register_all() -> dict[str, object]:
             )
             continue
         if current is None:
-            _reg.register_metric(metric=name, higher_is_better=True, aggregation="mean")(fn)
+            compat.register_metric(name, fn, output_type=output_types[name])
         REGISTERED[name] = fn
     return REGISTERED
 
