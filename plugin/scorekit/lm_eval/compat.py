@@ -22,7 +22,10 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
 - **Requests.** :class:`~lm_eval.api.instance.Instance` carries ``task_name`` / ``doc_id`` /
   ``repeats`` as fields (0.4: the ``metadata`` tuple); :func:`clone_request` copies one either way.
 - **process_results** receives the repeats of a document flat (``[s_1, ..., s_n]``; 0.4:
-  ``[[s_1, ..., s_n]]``): :func:`document_outputs`.
+  ``[[s_1, ..., s_n]]``): :func:`document_outputs`; and 0.5 reads a list value it returns as one
+  score per repeat (keeping the first): :func:`document_values`.
+- **Stderr**: 0.5 bootstraps every aggregation other than ``mean`` (0.4: a fixed list, ``"N/A"``
+  for the rest); ``ScoreTask.aggregate`` (0.5 only) turns that off for the SCORE tasks.
 
 Nothing else in scorekit tests the lm-eval version.
 """
@@ -35,7 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["SCORERS", "register_metric", "registered_function", "scorer_call", "scorer_metric", "concrete_task_class",
-           "clone_request", "document_outputs"]
+           "clone_request", "document_outputs", "document_values", "fewshot_split"]
 
 # lm-eval 0.5 has the scorers package; 0.4.x does not (checked without importing lm-eval)
 SCORERS: bool = importlib.util.find_spec("lm_eval.scorers") is not None
@@ -137,3 +140,18 @@ def document_outputs(results: list[Any]) -> list[Any]:
     if len(results) == 1 and isinstance(results[0], (list, tuple)):
         return list(results[0])
     return list(results)
+
+
+def document_values(values: dict[str, Any]) -> dict[str, Any]:
+    """``process_results``' values for one document as lm-eval keeps them: in 0.5 a list value is
+    one score per repeat (the first is kept), so a value that *is* a list (the non-greedy
+    family's records of one question) goes in a one-element list, which 0.5 unwraps."""
+    if not SCORERS:
+        return values
+    return {k: [v] if isinstance(v, list) else v for k, v in values.items()}
+
+
+def fewshot_split(task: Any) -> str | None:
+    """The split a task draws few-shot examples from (0.4: ``task.fewshot_cfg``, 0.5: ``_fewshot_cfg``)."""
+    cfg = task._fewshot_cfg if SCORERS else task.fewshot_cfg
+    return cfg.split if cfg else None
