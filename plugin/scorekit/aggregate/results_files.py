@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -209,7 +210,7 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         model = _lm_eval_model(data, path)
         n_shot_raw = data.get("n-shot")
         n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
-        tasks = results
+        tasks, n_shot = unqualified(results), unqualified(n_shot)
     else:
         model = _lighteval_model(data, path)
         tasks = {k: v for k, v in results.items() if k != "all"}
@@ -221,6 +222,19 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         if not tasks:
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
     return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
+
+
+def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
+    """lm-eval 0.5 names a task run inside a group ``<group>::<task>`` (``"leaderboard_gpqa::
+    leaderboard_gpqa_main"``); keys are given without the group part, except where two keys
+    would then be the same task (both kept qualified, so nothing is lost).
+
+    >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
+    {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
+    """
+    plain = [key.rpartition("::")[2] for key in by_task]
+    counts = Counter(plain)
+    return {(p if counts[p] == 1 else key): v for p, (key, v) in zip(plain, by_task.items())}
 
 
 def task_base(key: str) -> str:

@@ -73,7 +73,9 @@ class TaskName:
 
 def classify_task(name: str) -> TaskName | None:
     """Benchmark, family and subset of a SCORE task name (upstream and scorekit use the same
-    names), or None for any other task. Unknown AGIEval/MATH suffixes are not SCORE tasks."""
+    names), or None for any other task. Unknown AGIEval/MATH suffixes are not SCORE tasks.
+    lm-eval 0.5 names a task run inside a group ``<group>::<task>``: the group part is dropped."""
+    name = name.rpartition("::")[2]
     m = _TASK.match(name)
     if m is None:
         return None
