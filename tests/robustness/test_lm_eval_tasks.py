@@ -267,6 +267,16 @@ def test_cli_dummy_model(fixture_tasks, tmp_path):
     samples_file = next(tmp_path.rglob(f"samples_*{N}_*.jsonl"))  # 0.5: samples_<group>::<task>_<T>.jsonl
     samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
     assert len(samples) == 4 and all(len(s["filtered_resps"][0]) == 5 for s in samples)
+    # scorekit robustness reads what this lm-eval wrote (0.5: group::task file names and keys)
+    report = subprocess.run([sys.executable, "-m", "scorekit", "robustness", str(tmp_path), "--format", "json"],
+                            capture_output=True, text=True, timeout=300)
+    assert report.returncode == 0, report.stderr[-2000:]
+    (model,) = json.loads(report.stdout)["models"]
+    (bench,) = model["benchmarks"]
+    families = {f["family"]: f for f in bench["families"]}
+    assert bench["benchmark"] == "mmlu_pro" and set(families) == {"prompt", "option_order", "non_greedy"}
+    assert all(f["source"] == "samples" and f["n_questions"] == 4 and f["unparsed_rate"] == 1.0 for f in families.values())
+    assert families["prompt"]["tasks"] == ["score_prompt_robustness_mmlu_pro"] and families["non_greedy"]["n_records"] == 20
 
 
 @pytest.mark.hf
