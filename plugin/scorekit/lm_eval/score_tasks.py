@@ -182,6 +182,12 @@ class ScoreTask(ScorekitTask):
         its ``_ci_low`` / ``_ci_high`` interval over questions)."""
         return super().aggregate(bootstrap_iters=0)
 
+    def doc_to_target(self, doc: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        """The answer as text. lm-eval 0.5 turns a digit string (MATH's "7") into an int, which its
+        few-shot formatting then refuses ("Unexpected answer type: 7": no choices to index)."""
+        target = super().doc_to_target(doc, *args, **kwargs)
+        return str(target) if isinstance(target, int) and not isinstance(target, bool) else target
+
     def fewshot_docs(self) -> Any:
         split = compat.fewshot_split(self)
         if split is None or self.dataset is None or split not in self.dataset:
