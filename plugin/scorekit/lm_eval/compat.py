@@ -82,15 +82,17 @@ def scorer_metric(metric: Any, output_type: str) -> Any:
     return metric
 
 
-def register_metric(name: str, fn: Callable[..., Any], *, output_type: str) -> None:
-    """Register ``fn`` under ``name`` (aggregation ``mean``, higher is better) for ``output_type``."""
+def register_metric(name: str, fn: Callable[..., Any], *, output_type: str, aggregation: str = "mean",
+                    higher_is_better: bool = True) -> None:
+    """Register ``fn`` under ``name`` for ``output_type`` (``generate_until`` or ``multiple_choice``);
+    lm-eval's ``ValueError`` when it holds another object under ``name`` is passed on."""
     from lm_eval.api import registry
 
     if SCORERS:
-        registry.register_metric(metric=name, higher_is_better=True, aggregation="mean",
+        registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation,
                                  output_type=output_type)(scorer_call(fn, output_type))
     else:
-        registry.register_metric(metric=name, higher_is_better=True, aggregation="mean")(fn)
+        registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation)(fn)
 
 
 def registered_function(name: str) -> Any:
