@@ -67,7 +67,7 @@ def test_lm_eval_stderr_is_the_standard_error_over_questions(tmp_path):
 
     res = lm_eval.simple_evaluate(model=ScriptedLM(generate=generate), tasks=["sk_gpass"],
                                   task_manager=TaskManager(include_path=str(tasks), include_defaults=False))["results"]
-    value, stderr = res["sk_gpass"]["g_pass_at_k,all"], res["sk_gpass"]["g_pass_at_k_stderr,all"]
+    value, stderr = res["sk_gpass"]["g-pass@4_0.5,all"], res["sk_gpass"]["g-pass@4_0.5_stderr,all"]
 
     def by_hand(c: int) -> float:  # P[X >= 2], X ~ Hypergeometric(8, c, 4)
         return sum(math.comb(c, i) * math.comb(N_SAMPLES - c, 4 - i) for i in range(2, 5)) / math.comb(N_SAMPLES, 4)

@@ -1,7 +1,8 @@
 """A generation task whose ``doc_to_target`` gives several golds, end to end through lm-eval with a
-scripted model. With ``ScorekitTask`` a sample is correct when it matches any gold; lm-eval's own
+scripted model. With ``ScorekitTask`` a sample is correct when it matches any gold; lm-eval 0.4's own
 ConfigurableTask calls a metric once per gold and keeps 1 if any call is non-zero, so scorekit's
-metrics refuse to run there, naming the task and the fix."""
+metrics refuse to run there, naming the task and the fix; lm-eval 0.5 hands a metric all golds at
+once, so the task needs no class line there."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+from scorekit.lm_eval.compat import SCORERS
 
 DOCS = [  # golds "4" / "four"; scripted samples per question
     {"q": "2+2", "golds": ["4", "four"], "samples": ["4", "x", "y", "z"]},      # c = 1 of 4
@@ -82,7 +85,16 @@ def test_scorekit_task_counts_a_sample_correct_when_it_matches_any_gold(tmp_path
     assert r["bow_f1"] == pytest.approx((0.25 + 0.5) / 2)
 
 
-def test_plain_configurable_task_stops_with_the_fix(tmp_path):
+def test_plain_task_without_the_class_line(tmp_path):
+    if SCORERS:
+        # lm-eval 0.5's scorers hand a metric every gold at once (multiple_targets): correct as is
+        r = _run(_tasks(tmp_path, with_class=False))
+        assert r["pass_at_k"] == pytest.approx((0.5 + 5 / 6) / 2)
+        assert r["maj_at_k"] == pytest.approx(0.5)
+        assert r["g_pass_at_k@2_tau0.5"] == pytest.approx((0.5 + 5 / 6) / 2)
+        assert r["bow_f1"] == pytest.approx((0.25 + 0.5) / 2)
+        return
+    # lm-eval 0.4's ConfigurableTask calls a metric once per gold: scorekit's stop, naming the fix
     with pytest.raises(ValueError, match=r"task several_golds: doc_to_target gives several golds.*"
                                          r"class: !function scorekit\.lm_eval\.ScorekitTask"):
         _run(_tasks(tmp_path, with_class=False))

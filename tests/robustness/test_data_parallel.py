@@ -62,7 +62,7 @@ def runs(tmp_path_factory) -> dict[str, Path]:
          "--model_args", f"pretrained={model},device_map=cpu", "--output_path", str(root / "parallel"), *common],
         capture_output=True, text=True, env={**env, "ACCELERATE_USE_CPU": "true"}, timeout=900)
     assert parallel.returncode == 0, parallel.stderr[-3000:]
-    assert "on rank 1..." in parallel.stderr  # really two ranks
+    assert "cpu-data-parallel: rank 1 of 2" in parallel.stderr  # really two ranks
     return {"single": root / "single", "parallel": root / "parallel"}
 
 
@@ -72,7 +72,7 @@ def _results(out: Path) -> dict:
 
 
 def _samples(out: Path, task: str) -> dict[int, dict]:
-    (path,) = out.rglob(f"samples_{task}_*.jsonl")
+    (path,) = out.rglob(f"samples_*{task}_*.jsonl")  # lm-eval 0.5: samples_<group>::<task>_<T>.jsonl
     return {row["doc_id"]: row for row in map(json.loads, path.read_text().splitlines())}
 
 

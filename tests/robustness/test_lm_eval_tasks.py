@@ -42,8 +42,14 @@ def run(tm, tasks, generate, **kwargs):
 
     out = lm_eval.simple_evaluate(model=ScriptedLM(generate=generate), tasks=tasks, task_manager=tm,
                                   log_samples=True, bootstrap_iters=0, **kwargs)
+    out["results"], out["samples"] = plain_keys(out["results"]), plain_keys(out.get("samples") or {})
     res = {task: {k.removesuffix(",none"): v for k, v in m.items()} for task, m in out["results"].items()}
     return res, out
+
+
+def plain_keys(by_task: dict) -> dict:
+    """lm-eval 0.5 names a task run inside a group ``group::task`` (in results and samples)."""
+    return {task.rpartition("::")[2]: v for task, v in by_task.items()}
 
 
 def answer(letter_of):
@@ -253,13 +259,24 @@ def test_cli_dummy_model(fixture_tasks, tmp_path):
            "--include_path", str(fixture_tasks), "--output_path", str(tmp_path), "--log_samples"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    results = json.loads(next(tmp_path.rglob("results_*.json")).read_text())["results"]
+    results = plain_keys(json.loads(next(tmp_path.rglob("results_*.json")).read_text())["results"])
     # nothing parsed: CR undefined (NaN in the results JSON), never 0.00 [0.00-0.00]
     assert math.isnan(results[P]["consistency_rate,none"]) and results[P]["unparsed_rate,none"] == 1.0
     assert math.isnan(results[O]["options_consistency_rate,none"])
     assert math.isnan(results[N]["non_greedy_consistency_rate,none"])
-    samples = [json.loads(line) for line in next(tmp_path.rglob(f"samples_{N}_*.jsonl")).read_text().splitlines()]
+    samples_file = next(tmp_path.rglob(f"samples_*{N}_*.jsonl"))  # 0.5: samples_<group>::<task>_<T>.jsonl
+    samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
     assert len(samples) == 4 and all(len(s["filtered_resps"][0]) == 5 for s in samples)
+    # scorekit robustness reads what this lm-eval wrote (0.5: group::task file names and keys)
+    report = subprocess.run([sys.executable, "-m", "scorekit", "robustness", str(tmp_path), "--format", "json"],
+                            capture_output=True, text=True, timeout=300)
+    assert report.returncode == 0, report.stderr[-2000:]
+    (model,) = json.loads(report.stdout)["models"]
+    (bench,) = model["benchmarks"]
+    families = {f["family"]: f for f in bench["families"]}
+    assert bench["benchmark"] == "mmlu_pro" and set(families) == {"prompt", "option_order", "non_greedy"}
+    assert all(f["source"] == "samples" and f["n_questions"] == 4 and f["unparsed_rate"] == 1.0 for f in families.values())
+    assert families["prompt"]["tasks"] == ["score_prompt_robustness_mmlu_pro"] and families["non_greedy"]["n_records"] == 20
 
 
 @pytest.mark.hf
@@ -269,6 +286,7 @@ def test_tiny_hf_model(tiny_hf_model, tm):
     out = lm_eval.simple_evaluate(model="hf", model_args=f"pretrained={tiny_hf_model}", device="cpu",
                                   batch_size=1, tasks=[P, N], task_manager=tm, limit=10,
                                   log_samples=True, bootstrap_iters=0)
+    out["results"], out["samples"] = plain_keys(out["results"]), plain_keys(out["samples"])
     r = {t: {k.removesuffix(",none"): v for k, v in m.items()} for t, m in out["results"].items()}
     # one whole question (10 prompts) and ten non-greedy questions (all four exist), 5 samples each
     for key in ("unparsed_rate", "0_macro_accuracy"):

@@ -15,6 +15,8 @@ This file registers the model and then runs lm-eval's command line with the give
 
 from __future__ import annotations
 
+import sys
+
 from lm_eval.api.registry import register_model
 from lm_eval.models.huggingface import HFLM
 
@@ -27,6 +29,7 @@ class CpuDataParallelHFLM(HFLM):
         if accelerator is not None and accelerator.num_processes > 1:
             self._rank = accelerator.process_index
             self._world_size = accelerator.num_processes
+            print(f"cpu-data-parallel: rank {self._rank} of {self._world_size}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ about); consumers check the values they use, e.g. with
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -184,9 +185,12 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
     if harness == LM_EVAL:
         n_shot_raw = data.get("n-shot")
         n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
-        tasks = results
+        tasks, n_shot = unqualified(results), unqualified(n_shot)
         groups = data.get("group_subtasks")
+        groups = {k: [m.rpartition("::")[2] if isinstance(m, str) else m for m in v] if isinstance(v, list) else v
+                  for k, v in unqualified(groups).items()} if isinstance(groups, dict) else groups
         sizes = data.get("n-samples")
+        sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
     else:
         tasks = {k: v for k, v in results.items() if k != "all"}
         n_shot = {}
@@ -201,6 +205,19 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         path, harness, model, ts, ts_source, tasks, n_shot,
         groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
     )
+
+
+def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
+    """lm-eval 0.5 names a task run inside a group ``<group>::<task>`` (``"leaderboard_gpqa::
+    leaderboard_gpqa_main"``); keys are given without the group part, except where two keys
+    would then be the same task (both kept qualified, so nothing is lost).
+
+    >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
+    {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
+    """
+    plain = [key.rpartition("::")[2] for key in by_task]
+    counts = Counter(plain)
+    return {(p if counts[p] == 1 else key): v for p, (key, v) in zip(plain, by_task.items())}
 
 
 def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:

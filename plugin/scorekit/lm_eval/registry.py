@@ -19,8 +19,10 @@ from __future__ import annotations
 import warnings
 
 import lm_eval.api.metrics  # noqa: F401  (fills the built-in metric/aggregation registries first)
+
 from lm_eval.api import registry as _reg
 
+from scorekit.lm_eval import compat
 from scorekit.lm_eval.metrics import AGGREGATIONS, METRICS
 from scorekit.metric_specs import SPECS
 
@@ -44,13 +46,24 @@ def _register(kind: str, name: str, register, obj) -> bool:
 
 
 def register_all() -> dict[str, object]:
-    """Register every spec'd metric (and scorekit's aggregations); return the metrics registered by name."""
+    """Register every spec'd metric (and scorekit's aggregations); return the metrics registered by name.
+
+    Metrics go through :func:`scorekit.lm_eval.compat.register_metric`, which gives lm-eval 0.5
+    the output type and call shape it needs (``generate_until`` for generation and corpus
+    metrics, ``multiple_choice`` for log-likelihood ones)."""
     for name, fn in AGGREGATIONS.items():
         _register("an aggregation", name, _reg.register_aggregation(name), fn)
     for spec in SPECS:
         fn = METRICS[spec.name]
-        decorate = _reg.register_metric(metric=spec.name, higher_is_better=spec.higher_is_better,
-                                        aggregation=spec.aggregation)
+        if compat.registered_function(spec.name) is fn:  # already ours (a second import)
+            REGISTERED[spec.name] = fn
+            continue
+        output_type = "multiple_choice" if spec.kind == "multiple_choice" else "generate_until"
+
+        def decorate(f, spec=spec, output_type=output_type):
+            compat.register_metric(spec.name, f, output_type=output_type, aggregation=spec.aggregation,
+                                   higher_is_better=spec.higher_is_better)
+
         if _register("a metric", spec.name, decorate, fn):
             REGISTERED[spec.name] = fn
     return REGISTERED

@@ -51,6 +51,7 @@ from typing import Any
 
 from lm_eval.api.samplers import ContextSampler
 
+from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness.analysis import summarize
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
@@ -156,8 +157,23 @@ class ScoreTask(ScorekitTask):
     without that split); with an empty pool :class:`FewshotSampler` refuses few-shot instead.
     """
 
+    def aggregate(self, bootstrap_iters: int | None = None) -> Any:
+        """lm-eval 0.5 only (0.4 has no ``Task.aggregate``): stderr ``"N/A"``, as 0.4 writes it.
+
+        0.5 bootstraps the stderr of every aggregation other than ``mean`` by resampling the
+        task's documents with replacement; a resample repeats variants of a question, which the
+        SCORE aggregations refuse (a question's variants are its unit; the CR's uncertainty is
+        its ``_ci_low`` / ``_ci_high`` interval over questions)."""
+        return super().aggregate(bootstrap_iters=0)
+
+    def doc_to_target(self, doc: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        """The answer as text. lm-eval 0.5 turns a digit string (MATH's "7") into an int, which its
+        few-shot formatting then refuses ("Unexpected answer type: 7": no choices to index)."""
+        target = super().doc_to_target(doc, *args, **kwargs)
+        return str(target) if isinstance(target, int) and not isinstance(target, bool) else target
+
     def fewshot_docs(self) -> Any:
-        split = self.fewshot_cfg.split
+        split = compat.fewshot_split(self)
         if split is None or self.dataset is None or split not in self.dataset:
             return []
         return super().fewshot_docs()
@@ -232,13 +248,11 @@ def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
     """Score the output(s) of one document; every metric key gets the same record item."""
     family = doc["family"]
     if family == "non_greedy":
-        outputs = results[0]
-        if isinstance(outputs, str):  # a filter other than take_first_k left one output
-            outputs = [outputs]
+        outputs = compat.document_outputs(results)  # one output when a filter other than take_first_k kept one
         item: Any = [record_for(doc, out, sample=i) for i, out in enumerate(outputs)]
         out = dict.fromkeys(_doc_metric_names(doc["benchmark"], family, 0), item)
         out[IDENTICAL] = float(samples_identical(outputs))
-        return out
+        return compat.document_values(out)
     item = record_for(doc, results[0])
     names = _doc_metric_names(doc["benchmark"], family, int(doc["n_variants"]) if family == "option_order" else 0)
     return dict.fromkeys(names, item)

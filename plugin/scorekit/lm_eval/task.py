@@ -21,6 +21,11 @@ listed here behaves exactly as in ConfigurableTask.
   Only backends that take ``seed`` per request accept it (lm-eval's API models, ``vllm``);
   ``hf`` rejects unknown generation arguments, and needs none: its samples are drawn one after
   another from torch's random state.
+
+lm-eval 0.5 (:mod:`scorekit.lm_eval.compat`): the class is combined with lm-eval's class for the
+task's ``output_type`` when it is built; its scorers compute scorekit's metrics for every output
+type and all golds at once, so only the seeded samples and the names of the per-k / per-tau
+keys (aggregated and ranked like their metric) are added here.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 import scorekit.lm_eval.registry  # noqa: F401  (metric names must resolve when the task is built)
+from scorekit.lm_eval import compat
 from scorekit.lm_eval.metrics import GENERATE_METRICS, MULTIPLE_CHOICE_METRICS
 
 __all__ = ["ScorekitTask", "sample_seeds"]
@@ -43,10 +49,16 @@ def sample_seeds(seed: int, repeats: int) -> list[int]:
 
 
 class ScorekitTask(ConfigurableTask):
+    def __new__(cls, *args: Any, config: dict | None = None, **kwargs: Any) -> ScorekitTask:
+        return super().__new__(compat.concrete_task_class(cls, config))
+
     def __init__(self, *args: Any, config: dict | None = None, **kwargs: Any) -> None:
         if config is not None and "class" in config:
             config = {k: v for k, v in config.items() if k != "class"}
         super().__init__(*args, config=config, **kwargs)
+        if compat.SCORERS:  # `metric: !function scorekit.lm_eval.metrics.<name>` gets the scorer-shaped call
+            for scorer in self.scorers:
+                scorer.metrics = [compat.scorer_metric(m, self.OUTPUT_TYPE) for m in scorer.metrics or []]
 
     # --- independent samples -----------------------------------------------------------------
 
@@ -61,15 +73,15 @@ class ScorekitTask(ConfigurableTask):
         return seed, repeats
 
     def construct_requests(self, doc: dict, ctx: Any, **kwargs: Any) -> Any:
-        request = super().construct_requests(doc, ctx, **kwargs)
+        built = super().construct_requests(doc, ctx, **kwargs)
         seeded = self._seeded_repeats()
+        request = built[0] if isinstance(built, list) and len(built) == 1 else built  # 0.5: a list of one
         if seeded is None or not isinstance(request, Instance):
-            return request
+            return built
         seed, repeats = seeded
-        task, doc_id, _ = request.metadata
         context, gen_kwargs, *rest = request.arguments
-        return [Instance(request_type=request.request_type, doc=doc, idx=i, metadata=(task, doc_id, 1),
-                         arguments=(context, {**deepcopy(gen_kwargs), "seed": s}, *rest))
+        return [compat.clone_request(request, idx=i, repeats=1,
+                                     arguments=(context, {**deepcopy(gen_kwargs), "seed": s}, *rest))
                 for i, s in enumerate(sample_seeds(seed, repeats))]
 
     def apply_filters(self) -> Any:
@@ -88,7 +100,9 @@ class ScorekitTask(ConfigurableTask):
             return choices.index(gold)
         return list(gold) if isinstance(gold, (list, tuple)) else int(gold)
 
-    def process_results(self, doc: dict, results: list) -> dict:
+    def process_results(self, doc: dict, results: list) -> dict | None:
+        if compat.SCORERS:  # 0.5: the scorers compute every metric (None = no process_results of the task)
+            return super().process_results(doc, results)
         if self.OUTPUT_TYPE == "generate_until" and self.multiple_target and not callable(self.config.process_results):
             return self._several_golds(doc, results)
         out = super().process_results(doc, results)
@@ -133,6 +147,33 @@ class ScorekitTask(ConfigurableTask):
             out[name] = value
 
 
+    # --- lm-eval 0.5: per-k / per-tau keys ------------------------------------------------------
+
+    def _derived_keys(self) -> dict[str, Any]:
+        """``{"g_pass_at_k@2_tau1": its Metric, ...}``: the keys scorekit's metrics returned (0.5)."""
+        out: dict[str, Any] = {}
+        for scorer in self.scorers:
+            ours = {m.name: m for m in scorer.metrics or [] if hasattr(m.fn, "scorekit_fn")}
+            for doc in list(scorer.reduced_docs.values())[:1]:  # every document has the same keys
+                for key in doc:
+                    parent = key.split("@", 1)[0]
+                    if key not in ours and parent in ours:
+                        out[key] = ours[parent]
+        return out
+
+    def aggregation(self) -> dict:
+        out = super().aggregation()
+        if compat.SCORERS:
+            out.update({key: m.aggregation for key, m in self._derived_keys().items()})
+        return out
+
+    def higher_is_better(self) -> dict:
+        out = super().higher_is_better()
+        if compat.SCORERS:
+            out.update({key: m.higher_is_better for key, m in self._derived_keys().items()})
+        return out
+
+
 def _gather_samples(instances: list[Instance], seed: int, repeats: int) -> list[Instance]:
     """One request per document holding its samples' responses in sample order (the layout of
     ``repeats``), its generation kwargs without the per-sample seed plus ``sample_seeds``."""
@@ -146,8 +187,7 @@ def _gather_samples(instances: list[Instance], seed: int, repeats: int) -> list[
         context, gen_kwargs, *rest = first.arguments
         kwargs = {**{k: v for k, v in gen_kwargs.items() if k != "seed"}, "seed": seed,
                   "sample_seeds": sample_seeds(seed, repeats)}
-        merged = Instance(request_type=first.request_type, doc=first.doc, arguments=(context, kwargs, *rest), idx=0,
-                          metadata=(first.task_name, doc_id, repeats))
+        merged = compat.clone_request(first, arguments=(context, kwargs, *rest), idx=0, repeats=repeats)
         merged.resps = [r for part in parts for r in part.resps]
         gathered.append(merged)
     return gathered

@@ -219,7 +219,9 @@ def classify_task(name: str) -> TaskName | None:
     """Benchmark, family and subset of a SCORE lm-eval task or group name (upstream and scorekit
     use the same names; the ``score_`` prefix is optional), or None for any other task.
     Unknown suffixes are not SCORE tasks. A task ``robust_<family>_<T>`` written by
-    ``scorekit robustify`` has the benchmark ``robust_<T>`` (its group's name) and no subset."""
+    ``scorekit robustify`` has the benchmark ``robust_<T>`` (its group's name) and no subset.
+    lm-eval 0.5 names a task run inside a group ``<group>::<task>``: the group part is dropped."""
+    name = name.rpartition("::")[2]
     r = re.match(rf"^{ROBUST_PREFIX}(?P<family>{'|'.join(FAMILIES)})_(?P<task>.+)$", name)
     if r is not None:
         return TaskName(name, robust_group_name(r["task"]), r["family"], None, False)
