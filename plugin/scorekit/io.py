@@ -192,7 +192,7 @@ def refuse_input_as_output(
     output: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str]], *, option: str = "--output"
 ) -> None:
     """Raise :class:`ScorekitError` when ``output`` is one of the files in ``inputs``."""
-    if output is None:
+    if output is None or not os.path.exists(output):  # the inputs were read: they exist
         return
     for source in inputs:
         if same_file(output, source):

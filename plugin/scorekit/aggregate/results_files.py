@@ -215,6 +215,8 @@ def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
     >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
     {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
     """
+    if not any("::" in key for key in by_task):  # lm-eval 0.4 and lighteval: nothing to do
+        return by_task
     plain = [key.rpartition("::")[2] for key in by_task]
     counts = Counter(plain)
     return {(p if counts[p] == 1 else key): v for p, (key, v) in zip(plain, by_task.items())}

@@ -397,10 +397,9 @@ def mean_stderr(stderrs: Sequence[float]) -> float:
     >>> mean_stderr([3.0, 4.0])
     2.5
     """
-    se = np.asarray(stderrs, dtype=np.float64)
-    if se.size == 0:
+    if not stderrs:
         return math.nan
-    return float(np.sqrt(np.sum(se**2)) / se.size)
+    return math.sqrt(sum(float(se) ** 2 for se in stderrs)) / len(stderrs)
 
 
 def indistinguishable(best: float, best_se: float | None, value: float, se: float | None,
