@@ -78,17 +78,24 @@ def _wait_for_open_file(pid: int, folder: Path, timeout: float = 120.0) -> bool:
 def test_sigint_while_reading(tmp_path, command):
     """Ctrl-C while scorekit reads its inputs: "scorekit: interrupted", exit 130. (A signal that
     arrives while Python itself is still starting, before any scorekit code runs, is Python's.)"""
+    import json
+
     folder = tmp_path / "many"
     body = results_body()
     for i in range(400):
         write_results(folder / f"m{i:03d}", body)
-    proc = subprocess.Popen([sys.executable, "-m", "scorekit", command, str(folder)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_env(), text=True)
-    assert _wait_for_open_file(proc.pid, folder), "the command never opened an input"
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
-    if proc.returncode == 0:  # finished between the check and the signal
-        pytest.skip("finished before the signal")
+    # one big file (valid JSON padded with 200 MB of blanks): reading it keeps a descriptor open
+    # long enough for the poll below to see, and parsing it keeps the command busy afterwards
+    big = next((folder / "m000").iterdir())
+    big.write_bytes(json.dumps(body).encode() + b" " * 200_000_000)
+    for attempt in range(3):
+        proc = subprocess.Popen([sys.executable, "-m", "scorekit", command, str(folder)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=_env(), text=True)
+        assert _wait_for_open_file(proc.pid, folder), "the command never opened an input"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+        if proc.returncode != 0:
+            break  # otherwise it finished between the check and the signal: try again
     assert proc.returncode == 130, err
     assert err == "scorekit: interrupted\n" and out == ""
 
