@@ -43,7 +43,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness.analysis import metric_names
-from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
+from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Record
 from scorekit.robustness.robustify import (
     arrangements,
@@ -346,13 +346,7 @@ class RobustTask(ScorekitTask):
     def _aggregation(self, name: str):
         if name == IDENTICAL:
             def identical(items: list[Any]) -> float:
-                rate = identical_share(items)
-                note = identical_sample_note(rate, len(items))
-                if note:
-                    import warnings
-
-                    warnings.warn(f"{self.config.task}: {note}", RuntimeWarning, stacklevel=2)
-                return rate
+                return identical_rate_with_warning(items, self.config.task)
 
             return identical
 

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import math
 import operator
-import warnings
 import weakref
 from collections import OrderedDict
 from functools import lru_cache
@@ -54,7 +53,7 @@ from lm_eval.api.samplers import ContextSampler
 from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness.analysis import summarize
-from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
+from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.benchmarks import BENCHMARKS
@@ -320,11 +319,7 @@ def aggregation_name(benchmark: str, metric: str) -> str:
 
 def _identical_sample_rate(items: list[Any]) -> float:
     """Share of the task's questions whose samples were identical; warns when it is high."""
-    rate = identical_share(items)
-    note = identical_sample_note(rate, len(items))
-    if note:
-        warnings.warn(f"SCORE non-greedy: {note}", RuntimeWarning, stacklevel=2)
-    return rate
+    return identical_rate_with_warning(items, "SCORE non-greedy")
 
 
 def _make_aggregation(benchmark: str, metric: str):

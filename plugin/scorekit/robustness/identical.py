@@ -45,3 +45,16 @@ def identical_sample_note(rate: float, n_questions: int | None = None) -> str | 
             "disagree and the non-greedy CR is inflated. A backend that sends one seed with every sample "
             "does this (lm-eval's OpenAI-compatible models against vLLM/SGLang servers); with scorekit's "
             "lm-eval tasks pass --gen_kwargs seed=N to give every sample its own seed")
+
+
+def identical_rate_with_warning(flags: Sequence[bool], label: str) -> float:
+    """:func:`identical_share` of per-question flags, with a ``RuntimeWarning`` ("<label>: <note>")
+    when it is high: the harness aggregation of ``identical_sample_rate``."""
+    import warnings
+
+    rate = identical_share(flags)
+    note = identical_sample_note(rate, len(flags))
+    if note:
+        warnings.warn(f"{label}: {note}", RuntimeWarning, stacklevel=3)
+    return rate
+
