@@ -192,7 +192,12 @@ def refuse_input_as_output(
     output: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str]], *, option: str = "--output"
 ) -> None:
     """Raise :class:`ScorekitError` when ``output`` is one of the files in ``inputs``."""
-    if output is None or not os.path.exists(output):  # the inputs were read: they exist
+    if output is None:
+        return
+    if not os.path.exists(output):  # only a path not yet written (another output) can be it
+        target = os.path.abspath(output)
+        if any(os.path.abspath(source) == target for source in inputs):
+            raise ScorekitError(f"{option} is one of the input files; writing it would replace that input", path=output)
         return
     for source in inputs:
         if same_file(output, source):
