@@ -112,10 +112,6 @@ class Benchmark:
     # sizes of the subtasks of a size-weighted group (results_key), for deriving the group's
     # value when a results file holds none: ((subtask, number of documents), ...)
     subtask_sizes: tuple[tuple[str, int], ...] = ()
-    lowers: tuple[float, ...] = field(init=False, repr=False, compare=False)  # of the parts, in order
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "lowers", tuple(p.lower for p in self.parts))
 
     def combine(self, values: list[float]) -> tuple[float, float]:
         """``(normalized score, raw value)`` from the raw values of :attr:`parts`, in order."""
@@ -123,7 +119,7 @@ class Benchmark:
         raw = sum(values) / n
         if self.aggregation == "mean_raw":
             return normalize(raw, self.parts[0].lower), raw
-        score = sum([normalize(v, lower) for v, lower in zip(values, self.lowers)]) / n
+        score = sum(normalize(v, p.lower) for v, p in zip(values, self.parts)) / n
         return score, raw
 
     def combine_stderr(self, stderrs: list[float]) -> float:
@@ -139,7 +135,7 @@ class Benchmark:
 
         if self.aggregation == "mean_raw":
             return normalized_stderr(0.0, sum(stderrs) / len(stderrs), self.parts[0].lower)
-        return mean_stderr([normalized_stderr(0.0, se, lower) for se, lower in zip(stderrs, self.lowers)])
+        return mean_stderr([normalized_stderr(0.0, se, p.lower) for se, p in zip(stderrs, self.parts)])
 
 
 @dataclass(frozen=True)

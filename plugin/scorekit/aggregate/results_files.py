@@ -237,9 +237,6 @@ def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
             mr = models[f.model] = ModelResults(f.model)
         mr.sources.append(f.path)
         mr.harnesses.add(f.harness)
-        if mr.task_files.keys().isdisjoint(f.tasks):  # the usual case: nothing replaced
-            mr.task_files.update(dict.fromkeys(f.tasks, f))
-            continue
         replaced: dict[str, list[str]] = {}  # dropped file -> its tasks f replaces, in f's order
         for key in f.tasks:
             old = mr.task_files.get(key)
