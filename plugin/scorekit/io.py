@@ -153,16 +153,6 @@ def load_json(path: str | os.PathLike[str]) -> Any:
 # --- writing ------------------------------------------------------------------------------
 
 
-def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """True when ``a`` and ``b`` name one file (symlinks resolved; hard links compared by inode)."""
-    try:
-        if os.path.realpath(a) == os.path.realpath(b):
-            return True
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return False
-
-
 def check_output(
     value: str | os.PathLike[str] | None,
     inputs: Iterable[str | os.PathLike[str]] = (),
