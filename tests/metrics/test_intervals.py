@@ -239,3 +239,29 @@ def test_all_pairs_hold_the_family_wise_error():
         ps = [mcnemar_p(runs[i].astype(int), runs[j].astype(int)) for i, j in combinations(range(4), 2)]
         false_alarms += min(holm(ps)) <= 0.05
     assert false_alarms / reps <= 0.07
+
+
+def test_distinct_rows_of_wide_binary_rows_match_np_unique():
+    """0/1 rows wider than 16 columns (macro accuracy: variants x categories) are counted by
+    block codes; rows, counts and their order must be np.unique's, so the draws are unchanged."""
+    from scorekit.metrics.intervals import _distinct_rows
+
+    rng = np.random.default_rng(3)
+    for d in (17, 62, 63, 154):
+        x = (rng.random((500, d)) < 0.05).astype(float)
+        x[::5] = x[1]
+        rows, counts = _distinct_rows(x)
+        want_rows, want_counts = np.unique(x, axis=0, return_counts=True)
+        assert np.array_equal(rows, want_rows) and np.array_equal(counts, want_counts)
+
+
+def test_one_method_per_statistic_equals_separate_calls():
+    from scorekit.metrics.intervals import bootstrap_intervals, spread_statistic
+
+    x = np.random.default_rng(4).random((60, 3)) < 0.6
+    stats = [lambda m: m[..., 0], spread_statistic("range")]
+    both = bootstrap_intervals(x, stats, method=["percentile", "basic"])
+    assert both[0] == bootstrap_intervals(x, stats[:1])[0]
+    assert both[1] == bootstrap_intervals(x, stats[1:], method="basic")[0]
+    with pytest.raises(ValueError):
+        bootstrap_intervals(x, stats, method=["basic"])

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
+from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config, stderr_key  # noqa: F401  (stderr_key: re-exported)
 from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
@@ -54,16 +54,19 @@ class LeaderboardRow:
         """``score -/+ z * stderr`` cut to [0, 100], or None (no score or no stderr)."""
         from scorekit.metrics.intervals import z_value
 
-        v, se = self.scores.get(column), self.stderr.get(column)
-        if v is None or se is None or math.isnan(se):
-            return None
+        return _interval(self.scores.get(column), self.stderr.get(column), z_value(confidence))
+
+    def intervals(self, confidence: float = 0.95) -> dict[str, tuple[float, float] | None]:
+        """:meth:`interval` of every column."""
+        from scorekit.metrics.intervals import z_value
+
         z = z_value(confidence)
-        return max(0.0, v - z * se), min(100.0, v + z * se)
+        return {c: _interval(v, self.stderr.get(c), z) for c, v in self.scores.items()}
 
     def to_json(self) -> dict:
         """The documented JSON shape: model, scores, raw, missing, sources, plus stderr,
         scores_ci_low / scores_ci_high (95%) and indistinguishable_from_best."""
-        cis = {c: self.interval(c) for c in self.scores}
+        cis = self.intervals()
         return {
             "model": self.model,
             "scores": dict(self.scores),
@@ -77,6 +80,12 @@ class LeaderboardRow:
         }
 
 
+def _interval(v: float | None, se: float | None, z: float) -> tuple[float, float] | None:
+    if v is None or se is None or math.isnan(se):
+        return None
+    return max(0.0, v - z * se), min(100.0, v + z * se)
+
+
 def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     """Columns of one model under ``config`` (see module docstring)."""
     scores: dict[str, float | None] = {}
@@ -84,14 +93,20 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     detail: dict[str, list[str]] = {}  # missing column -> what is absent
     notes: list[str] = []
     stderr: dict[str, float | None] = {}
+    task_files = model.task_files
     for bench in config.benchmarks:
         values: list[float] = []
         ses: list[float] = []
         absent: list[str] = []
         for part in bench.parts:
-            rf = model.task_files.get(part.results_key)  # the exact key, else a matching one
-            found = (part.results_key, rf, []) if rf is not None else find(model, part.results_key)
-            metrics = found[1].tasks[found[0]] if found else {}
+            key = part.results_key
+            rf = task_files.get(key)  # the exact key, else a matching one
+            others: list[str] = []
+            if rf is None:
+                found = find(model, key)
+                if found is not None:
+                    key, rf, others = found
+            metrics = rf.tasks[key] if rf is not None else {}
             if part.metric not in metrics:
                 derived = group_value(model, part.results_key, part.metric, dict(bench.subtask_sizes))
                 if isinstance(derived, str):
@@ -102,7 +117,6 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
                     ses.append(math.nan)  # not propagated through the derivation
                     notes.append(f"{derived[1]}; the {bench.column} interval is unknown")
                 continue
-            key, rf, others = found  # type: ignore[misc]
             if others:
                 notes.append(
                     f"{part.results_key}: several runs ({', '.join(sorted([key] + others))}); "
@@ -112,9 +126,11 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
             if type(value) is not float or not 0.0 <= value <= 1.0:  # the place is named only for a bad value
                 value = check_fraction(value, path=rf.path, where=f'results["{key}"]["{part.metric}"]')
             values.append(value)
-            se = _stderr(metrics, part.metric)
-            if math.isnan(se):
-                notes.append(f"{key}: no usable {stderr_key(part.metric)}; the {bench.column} interval is unknown")
+            se = metrics.get(part.stderr_key)
+            if type(se) is not float or not 0.0 <= se < math.inf:  # the usual case needs no more checks
+                se = _stderr(se)
+                if math.isnan(se):
+                    notes.append(f"{key}: no usable {part.stderr_key}; the {bench.column} interval is unknown")
             ses.append(se)
         if absent:
             scores[bench.column] = raw[bench.column] = stderr[bench.column] = None
@@ -134,17 +150,11 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
     )
 
 
-def stderr_key(metric: str) -> str:
-    """The results key of a metric's stderr: ``acc_norm,none`` -> ``acc_norm_stderr,none``,
-    lighteval ``acc`` -> ``acc_stderr``."""
-    name, sep, filt = metric.partition(",")
-    return f"{name}_stderr{sep}{filt}"
-
-
-def _stderr(metrics: dict[str, Any], metric: str) -> float:
-    value = metrics.get(stderr_key(metric))
+def _stderr(value: Any) -> float:
+    """A results file's stderr value as a float; nan when it is absent, ``"N/A"`` (lm-eval when
+    it cannot compute one), or nonsense (a boolean, negative, not finite)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        return math.nan  # absent, "N/A" (lm-eval when it cannot compute one), or nonsense
+        return math.nan
     return float(value)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,11 +77,29 @@ def check_fraction(value: Any, *, path: str | None = None, where: str | None = N
 
 @dataclass(frozen=True)
 class Part:
-    """One raw value feeding a column: ``results[results_key][metric]`` with its chance level."""
+    """One raw value feeding a column: ``results[results_key][metric]`` with its chance level.
+
+    ``stderr_key`` is the metric's stderr key in the same results entry (:func:`stderr_key`),
+    derived once here rather than for every model."""
 
     results_key: str
     metric: str
     lower: float
+    stderr_key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stderr_key", stderr_key(self.metric))
+
+
+def stderr_key(metric: str) -> str:
+    """The results key of a metric's stderr: ``acc_norm,none`` -> ``acc_norm_stderr,none``,
+    lighteval ``acc`` -> ``acc_stderr``.
+
+    >>> stderr_key("acc_norm,none"), stderr_key("acc")
+    ('acc_norm_stderr,none', 'acc_stderr')
+    """
+    name, sep, filt = metric.partition(",")
+    return f"{name}_stderr{sep}{filt}"
 
 
 @dataclass(frozen=True)
@@ -113,7 +131,7 @@ class Benchmark:
         they are taken as fully correlated (an upper bound): mean(se_i) * 100 / (1 - lower).
         The clamp at 0 keeps the scaled stderr (:func:`scorekit.metrics.intervals.normalized_stderr`).
         """
-        from scorekit.metrics.intervals import mean_stderr, normalized_stderr
+        from scorekit.metrics.intervals import mean_stderr, normalized_stderr  # numpy: imported on first use
 
         if self.aggregation == "mean_raw":
             return normalized_stderr(0.0, sum(stderrs) / len(stderrs), self.parts[0].lower)

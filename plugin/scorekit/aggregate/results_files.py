@@ -52,7 +52,7 @@ class ResultsFile:
     timestamp_source: str  # "file name", "date field" or "modification time"
     tasks: dict[str, dict[str, Any]]
     n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
-    groups: dict[str, Any] = field(default_factory=dict)  # lm-eval group_subtasks, as written
+    groups: dict[str, Any] = field(default_factory=dict)  # lm-eval group_subtasks, keys unqualified, members as written
     sizes: dict[str, Any] = field(default_factory=dict)  # lm-eval n-samples, as written
 
 
@@ -187,8 +187,7 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
         tasks, n_shot = unqualified(results), unqualified(n_shot)
         groups = data.get("group_subtasks")
-        groups = {k: [m.rpartition("::")[2] if isinstance(m, str) else m for m in v] if isinstance(v, list) else v
-                  for k, v in unqualified(groups).items()} if isinstance(groups, dict) else groups
+        groups = unqualified(groups) if isinstance(groups, dict) else groups  # members: see _leaves
         sizes = data.get("n-samples")
         sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
     else:
@@ -215,7 +214,10 @@ def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
     >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
     {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
     """
-    if not any("::" in key for key in by_task):  # lm-eval 0.4 and lighteval: nothing to do
+    for key in by_task:
+        if "::" in key:
+            break
+    else:  # lm-eval 0.4 and lighteval: nothing to do
         return by_task
     plain = [key.rpartition("::")[2] for key in by_task]
     counts = Counter(plain)
@@ -321,6 +323,7 @@ def _leaves(groups: dict[str, Any], key: str) -> list[str]:
         for m in reversed(members):
             if not isinstance(m, str):
                 continue
+            m = m.rpartition("::")[2]  # lm-eval 0.5 writes members as group::task (see unqualified)
             if isinstance(groups.get(m), list) and groups[m]:
                 stack.append(m)
             else:

@@ -151,8 +151,9 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
     body = []
     for r in rows:
         line = [r.model]
+        cis = r.intervals()
         for c in columns:
-            ci = r.interval(c)
+            ci = cis.get(c)
             if fmt == "csv":
                 line += [r.scores.get(c), ci[0] if ci else None, ci[1] if ci else None]
             else:

@@ -140,12 +140,21 @@ def _distinct_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct rows, their counts); rows of at most 16 0/1 values are counted as bit codes
     (np.bincount), much cheaper than the lexicographic sort of ``np.unique(axis=0)``."""
     d = x.shape[1]
-    if d <= 16 and np.isin(x, (0.0, 1.0)).all():
+    binary = np.isin(x, (0.0, 1.0)).all()
+    if d <= 16 and binary:
         codes = (x.astype(np.int64) << np.arange(d, dtype=np.int64)).sum(axis=1)
         counts = np.bincount(codes)
         present = np.flatnonzero(counts)
         rows = ((present[:, None] >> np.arange(d)) & 1).astype(np.float64)
         return rows, counts[present]
+    if binary:  # wider 0/1 rows (macro accuracy: variants x categories): one code per 62 columns,
+        # first column most significant, so the codes sort as the rows do (np.unique's order);
+        # sorting 3 codes a row instead of 154 values took the MMLU-Pro family's 0.5 s to ~0.01 s
+        bits = x.astype(np.int64)
+        codes = np.stack([(bits[:, i:i + 62] << np.arange(min(62, d - i) - 1, -1, -1, dtype=np.int64)).sum(axis=1)
+                          for i in range(0, d, 62)], axis=1)
+        _, first, counts = np.unique(codes, axis=0, return_index=True, return_counts=True)
+        return x[first], counts
     return np.unique(x, axis=0, return_counts=True)
 
 
@@ -223,16 +232,21 @@ def bootstrap_intervals(
     n_boot: int = 2000,
     confidence: float = 0.95,
     seed: int | None = 0,
-    method: str = "percentile",
+    method: str | Sequence[str] = "percentile",
 ) -> list[BootstrapResult]:
     """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
-    (one resampling pass however many statistics).
+    (one resampling pass however many statistics). ``method``: one for all statistics, or one
+    per statistic (accuracies ``"percentile"`` and spreads ``"basic"`` from the same draws).
 
     >>> [r.estimate for r in bootstrap_intervals([[1, 0], [1, 1], [0, 0]], [spread_statistic("range"), lambda m: m[..., 0]])]
     [0.3333333333333333, 0.6666666666666666]
     """
     _check_confidence(confidence)
-    _check_method(method)
+    methods = [method] * len(statistics) if isinstance(method, str) else list(method)
+    if len(methods) != len(statistics):
+        raise ValueError(f"give one method, or one per statistic ({len(statistics)}), got {len(methods)}")
+    for m in methods:
+        _check_method(m)
     x = _as_matrix(values, "values")
     if len(x) == 0:
         return [BootstrapResult(math.nan, math.nan, math.nan, 0) for _ in statistics]
@@ -242,11 +256,11 @@ def bootstrap_intervals(
         return [BootstrapResult(e, math.nan, math.nan, len(x)) for e in estimates]
     means = _resampled_means(x, n_boot, np.random.default_rng(seed))
     out = []
-    for stat, estimate in zip(statistics, estimates):
+    for stat, estimate, m in zip(statistics, estimates, methods):
         draws = stat(means)
         draws = draws[~np.isnan(draws)]
         lo, hi = _percentiles(draws, confidence, len(x)) if draws.size else (math.nan, math.nan)
-        if method == "basic":
+        if m == "basic":
             lo, hi = 2 * estimate - hi, 2 * estimate - lo
         out.append(BootstrapResult(estimate, lo, hi, len(x)))
     return out

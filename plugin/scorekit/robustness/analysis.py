@@ -216,11 +216,12 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
     n_q, n_v = len(qs), len(vs)
     matrix = np.zeros((n_q, n_v))
     matrix[q_code, v_code] = correct
-    per_variant = None
-    columns = matrix
     if not macro:
         variant_ci = {int(v): tuple(float(x) for x in wilson_interval(matrix[:, j].sum(), n_q, confidence))
                       for j, v in enumerate(vs)}
+        if n_v < 2:
+            return variant_ci, nan2, nan2
+        spread_results = bootstrap_intervals(matrix, _spread_stats(None, n_v), confidence=confidence, method="basic")
     else:
         # columns: correct x category one-hot per variant, then the category one-hot; the macro
         # accuracy of variant j = mean over present categories of (correct share / question share)
@@ -237,13 +238,16 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
             return np.stack(accs, axis=-1)
 
         stats = [lambda m, j=j: per_variant(m)[..., j] for j in range(n_v)]
-        results = bootstrap_intervals(columns, stats, confidence=confidence)
+        spread_stats = _spread_stats(per_variant, n_v)
+        # accuracies and spreads from one set of draws (two calls with one seed drew the same twice)
+        results = bootstrap_intervals(columns, stats + spread_stats, confidence=confidence,
+                                      method=["percentile"] * n_v + ["basic"] * len(spread_stats))
         variant_ci = {int(v): (r.ci_low, r.ci_high) for v, r in zip(vs, results)}
-    if n_v < 2:
-        return variant_ci, nan2, nan2
+        if n_v < 2:
+            return variant_ci, nan2, nan2
+        spread_results = results[n_v:]
     # spreads are inflated by sampling noise: the basic (bias-correcting) bootstrap, cut at 0
-    spreads = [(max(0.0, r.ci_low), max(0.0, r.ci_high))
-               for r in bootstrap_intervals(columns, _spread_stats(per_variant, n_v), confidence=confidence, method="basic")]
+    spreads = [(max(0.0, r.ci_low), max(0.0, r.ci_high)) for r in spread_results]
     return variant_ci, spreads[0], spreads[1]
 
 
