@@ -119,9 +119,15 @@ def test_importing_scorekit_first_keeps_builtin_metrics():
 
 
 def test_consistency_rate_is_registered_with_its_aggregation():
+    # lm-eval 0.4 keeps functions and separate aggregation/higher-is-better tables; 0.5 keeps one
+    # Metric object per name (its .fn wraps scorekit's function: compat.registered_function)
     code = ("import scorekit.lm_eval; from lm_eval.api import registry as r;"
-            "fn = r.get_metric('consistency_rate'); agg = r.get_metric_aggregation('consistency_rate');"
-            "assert fn.__module__ == 'scorekit.lm_eval.metrics' and r.is_higher_better('consistency_rate');"
+            "from scorekit.lm_eval.compat import SCORERS, registered_function;"
+            "fn = registered_function('consistency_rate');"
+            "e = r.metric_registry.get('consistency_rate') if SCORERS else None;"
+            "agg = e.aggregation if SCORERS else r.get_metric_aggregation('consistency_rate');"
+            "better = e.higher_is_better if SCORERS else r.is_higher_better('consistency_rate');"
+            "assert fn.__module__ == 'scorekit.lm_eval.metrics' and better;"
             "assert agg is r.get_aggregation('consistency_rate');"
             "print(agg([fn(references=[None], predictions=[['A', 'A', 'B']]), fn(references=[None], predictions=[['C', ' C ']])]))")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
