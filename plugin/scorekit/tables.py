@@ -130,15 +130,18 @@ def render(
     raise ValueError(f"unknown format {fmt!r}; choose one of {TEXT_FORMATS + ('json',)}")
 
 
-def html_document(title: str, tables: Sequence[str], *, notes: Sequence[str] = ()) -> str:
-    """A whole HTML page: ``title`` as heading, the ``tables`` (HTML from :func:`render`) and
-    ``notes`` as a list. Title and notes are escaped here; the tables escape their own cells."""
+def html_document(title: str, parts: Sequence[str], *, notes: Sequence[str] = (), style: str = "") -> str:
+    """A whole HTML page: ``title`` as heading, the ``parts`` (HTML the caller built, e.g. tables
+    from :func:`render`, which escape their own cells), then ``notes`` as a list; ``style`` is an
+    inline stylesheet. Title and notes are escaped here."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{html_escape(title)}</title>", "</head>", "<body>", f"<h1>{html_escape(title)}</h1>"]
-    out.extend(table.rstrip("\n") for table in tables)
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{html_escape(title)}</title>", *([f"<style>{style}</style>"] if style else []),
+           "</head>", "<body>", f"<h1>{html_escape(title)}</h1>"]
+    out.extend(part.rstrip("\n") for part in parts)
     if notes:
         out.append("<h2>Notes</h2>")
-        out.append("<ul>")
+        out.append('<ul class="notes">')
         out.extend(f"<li>{html_escape(note)}</li>" for note in notes)
         out.append("</ul>")
     out.extend(["</body>", "</html>"])

@@ -64,22 +64,18 @@ def render_html(
     matplotlib is missing).
     """
     from scorekit.robustness.report import notes_lines, report_to_json, robust_table, summary_table, variant_table
-    from scorekit.tables import render
+    from scorekit.tables import html_document, render
 
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{html.escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
-           f"<h1>{html.escape(title)}</h1>"]
-    out.extend(f'<p class="intro">{html.escape(line)}</p>' for line in intro)
+    out = [f'<p class="intro">{html.escape(line)}</p>' for line in intro]
     columns, rows = summary_table(report)
-    out.append(render(columns, rows, "html", title="SCORE robustness").rstrip("\n"))
+    out.append(render(columns, rows, "html", title="SCORE robustness"))
     for family, caption in (("prompt", "Accuracy per prompt"), ("option_order", "Accuracy per answer position")):
         table = variant_table(report, family)
         if table:
-            out.append(render(table[0], table[1], "html", title=caption).rstrip("\n"))
+            out.append(render(table[0], table[1], "html", title=caption))
     table = robust_table(report)
     if table:
-        out.append(render(table[0], table[1], "html", title="Robustified tasks").rstrip("\n"))
+        out.append(render(table[0], table[1], "html", title="Robustified tasks"))
     notes = list(notes_lines(report))
     if plots:
         try:
@@ -94,11 +90,5 @@ def render_html(
             out.extend(_image(p.name, p.caption, p.png) for p in figures)
     for section in sections:
         out.append(f"<h2>{html.escape(section.heading)}</h2>")
-        out.append(section.body_html.rstrip("\n"))
-    if notes:
-        out.append("<h2>Notes</h2>")
-        out.append('<ul class="notes">')
-        out.extend(f"<li>{html.escape(note)}</li>" for note in notes)
-        out.append("</ul>")
-    out.extend(["</body>", "</html>"])
-    return "\n".join(out) + "\n"
+        out.append(section.body_html)
+    return html_document(title, out, notes=notes, style=_STYLE)
