@@ -81,6 +81,7 @@ __all__ = [
     "split_task_key",
     "key_matches",
     "find_task_key",
+    "ungrouped",
 ]
 
 LM_EVAL = "lm-eval"
@@ -452,6 +453,16 @@ def run_time(path: str | os.PathLike[str], data: Any = None) -> tuple[float, str
 # --- task keys ---------------------------------------------------------------------------------
 
 
+def ungrouped(task: str) -> str:
+    """``task`` without lm-eval 0.5's group qualifier (a task run inside a group is written
+    ``<group>::<task>``); other names as they are.
+
+    >>> ungrouped("leaderboard_gpqa::leaderboard_gpqa_main"), ungrouped("gpqa")
+    ('leaderboard_gpqa_main', 'gpqa')
+    """
+    return task.rpartition("::")[2]
+
+
 def split_task_key(key: str) -> tuple[str | None, str, int | None]:
     """``(suite, task, fewshots)`` of a task key; missing parts are None.
 
@@ -466,9 +477,7 @@ def split_task_key(key: str) -> tuple[str | None, str, int | None]:
         n = int(parts.pop())
     suite = parts[0] if len(parts) > 1 else None
     task = parts[-1] if len(parts) <= 2 else "|".join(parts[1:])
-    if "::" in task:
-        task = task.rsplit("::", 1)[1]
-    return suite, task, n
+    return suite, ungrouped(task), n
 
 
 def key_matches(wanted: str, actual: str) -> bool:

@@ -35,7 +35,8 @@ from typing import Any, Callable, Iterable
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs import (  # noqa: F401  (LIGHTEVAL, LM_EVAL: re-exported)
-    LIGHTEVAL, LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, walk,
+    LIGHTEVAL, LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, ungrouped,
+    walk,
 )
 from scorekit.io import load_json
 
@@ -219,7 +220,7 @@ def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
             break
     else:  # lm-eval 0.4 and lighteval: nothing to do
         return by_task
-    plain = [key.rpartition("::")[2] for key in by_task]
+    plain = [ungrouped(key) for key in by_task]
     counts = Counter(plain)
     return {(p if counts[p] == 1 else key): v for p, (key, v) in zip(plain, by_task.items())}
 
@@ -323,7 +324,7 @@ def _leaves(groups: dict[str, Any], key: str) -> list[str]:
         for m in reversed(members):
             if not isinstance(m, str):
                 continue
-            m = m.rpartition("::")[2]  # lm-eval 0.5 writes members as group::task (see unqualified)
+            m = ungrouped(m)  # lm-eval 0.5 writes members as group::task (see unqualified)
             if isinstance(groups.get(m), list) and groups[m]:
                 stack.append(m)
             else:

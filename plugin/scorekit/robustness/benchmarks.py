@@ -30,6 +30,7 @@ import re
 import string
 from dataclasses import dataclass
 
+from scorekit.harness_outputs import ungrouped
 from scorekit.robustness.records import FAMILIES
 
 __all__ = [
@@ -221,7 +222,7 @@ def classify_task(name: str) -> TaskName | None:
     Unknown suffixes are not SCORE tasks. A task ``robust_<family>_<T>`` written by
     ``scorekit robustify`` has the benchmark ``robust_<T>`` (its group's name) and no subset.
     lm-eval 0.5 names a task run inside a group ``<group>::<task>``: the group part is dropped."""
-    name = name.rpartition("::")[2]
+    name = ungrouped(name)
     r = re.match(rf"^{ROBUST_PREFIX}(?P<family>{'|'.join(FAMILIES)})_(?P<task>.+)$", name)
     if r is not None:
         return TaskName(name, robust_group_name(r["task"]), r["family"], None, False)
