@@ -30,9 +30,12 @@ Model identity (:func:`model_identity`, :func:`details_model`)
     absolute local path keeps its path as its name (``/models/local/Llama-3``), whether it is
     read from the file or from lighteval's folders (which drop the leading ``/``).
 
-Reading samples (:func:`iter_samples`)
+Reading samples (:func:`iter_samples`, :func:`run_samples_file`)
     lm-eval samples files are JSON lines, one object per document and filter; 0.4.2 wrote one
-    JSON array (indent 2) under the same ``.jsonl`` suffix. Both are read.
+    JSON array (indent 2) under the same ``.jsonl`` suffix. Both are read. The samples of a
+    task written by the same run as a results file (0.4.5+ names) sit in the same folder with
+    the same time stamp: ``samples_<task>_<time>.jsonl`` next to ``results_<time>.json``
+    (0.5: ``samples_<group>::<task>_<time>.jsonl``).
 
 Run time (:func:`run_time`)
     The time stamp in the file name (``results_2024-06-16T10-22-33.123456.json``, local
@@ -78,6 +81,7 @@ __all__ = [
     "run_time",
     "iter_samples",
     "samples_name",
+    "run_samples_file",
     "split_task_key",
     "key_matches",
     "find_task_key",
@@ -260,6 +264,29 @@ def samples_name(name: str) -> tuple[str, str] | None:
     """
     m = SAMPLES_NAME.match(os.path.basename(name))
     return (m["task"], m["time"]) if m else None
+
+
+def run_samples_file(results_path: str | os.PathLike[str], task: str) -> str | None:
+    """The samples file of ``task`` written by the run that wrote the results file
+    ``results_path`` (rule in the module docstring), or None: no time stamp in the results
+    file's name, or no such file (``--log_samples`` not given, or the file moved).
+
+    ``task`` may carry lm-eval 0.5's group qualifier or not; both spellings find the file.
+    """
+    folder, name = os.path.split(os.fspath(results_path))
+    stamp = time_in_name(name) if name.startswith("results") else None
+    if stamp is None:
+        return None
+    try:
+        names = sorted(os.listdir(folder or "."))
+    except OSError:
+        return None
+    for candidate in names:
+        found = samples_name(candidate)
+        if found and found[1] == stamp and (found[0] == task or ungrouped(found[0]) == ungrouped(task)):
+            path = os.path.join(folder, candidate)
+            return path if os.path.isfile(path) else None
+    return None
 
 
 # --- model identity ----------------------------------------------------------------------------

@@ -10,8 +10,11 @@ plain mean of the columns) is None: never an average over fewer columns.
 Uncertainty: each part's stderr is read from the same results entry (``acc_norm_stderr,none``
 for ``acc_norm,none``; lighteval ``acc_stderr`` for ``acc``) and carried through the
 normalization and the means (:meth:`Benchmark.combine_stderr`; the Average of independent
-benchmarks: sqrt(sum se^2) / n). A stderr that is absent or ``"N/A"`` makes that column's (and
-the Average's) stderr unknown (None), with a note. Interval = score -/+ z * stderr, cut to
+benchmarks: sqrt(sum se^2) / n). A stderr that is ``"N/A"`` (lm-eval's IFEval instruction
+level) is computed from the run's samples log when there is one
+(:func:`scorekit.aggregate.results_files.samples_stderr`, with a note); a stderr that is
+absent, or ``"N/A"`` without a samples log, makes that column's (and the Average's) stderr
+unknown (None), with a note. Interval = score -/+ z * stderr, cut to
 [0, 100]. ``indistinguishable_from_best``: the ranking column's score differs from the best
 model's by no more than z * sqrt(se_best^2 + se^2) (two independent runs; None when a stderr
 is unknown).
@@ -25,10 +28,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Iterable
 
-from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config, stderr_key  # noqa: F401  (stderr_key: re-exported)
-from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value
+from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
+from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value, samples_stderr, stderr_value
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
@@ -128,9 +131,14 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
             values.append(value)
             se = metrics.get(part.stderr_key)
             if type(se) is not float or not 0.0 <= se < math.inf:  # the usual case needs no more checks
-                se = _stderr(se)
-                if math.isnan(se):
-                    notes.append(f"{key}: no usable {part.stderr_key}; the {bench.column} interval is unknown")
+                se = stderr_value(se)
+                if math.isnan(se):  # "N/A": lm-eval's IFEval instruction level; the samples log may tell
+                    found_se, why = samples_stderr(rf, key, part.metric)
+                    if found_se is None:
+                        notes.append(f"{key}: no usable {part.stderr_key}, {why}; the {bench.column} interval is unknown")
+                    else:
+                        se = found_se
+                        notes.append(f"{key}: {part.stderr_key} {why}")
             ses.append(se)
         if absent:
             scores[bench.column] = raw[bench.column] = stderr[bench.column] = None
@@ -148,14 +156,6 @@ def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
         model.model, scores, raw, list(detail), list(model.sources), config.name, config.average, detail,
         list(dict.fromkeys(notes)), stderr,
     )
-
-
-def _stderr(value: Any) -> float:
-    """A results file's stderr value as a float; nan when it is absent, ``"N/A"`` (lm-eval when
-    it cannot compute one), or nonsense (a boolean, negative, not finite)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        return math.nan
-    return float(value)
 
 
 def _mean_se(ses: list) -> float:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorekit.aggregate.results_files import stderr_key
 from scorekit.aggregate.yaml_config import read_yaml
 from scorekit.errors import ScorekitError
 
@@ -89,17 +90,6 @@ class Part:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "stderr_key", stderr_key(self.metric))
-
-
-def stderr_key(metric: str) -> str:
-    """The results key of a metric's stderr: ``acc_norm,none`` -> ``acc_norm_stderr,none``,
-    lighteval ``acc`` -> ``acc_stderr``.
-
-    >>> stderr_key("acc_norm,none"), stderr_key("acc")
-    ('acc_norm_stderr,none', 'acc_stderr')
-    """
-    name, sep, filt = metric.partition(",")
-    return f"{name}_stderr{sep}{filt}"
 
 
 @dataclass(frozen=True)

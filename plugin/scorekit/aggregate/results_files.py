@@ -21,6 +21,10 @@ Model identity, run time ("newest file wins") and the folder walk follow the rul
 :mod:`scorekit.harness_outputs`, shared by every command. Files are merged by model; equal
 timestamps are broken by path order.
 
+Stderr from samples (:func:`samples_stderr`): lm-eval writes ``"N/A"`` as the stderr of a
+metric whose aggregation is not the mean (IFEval's ``inst_level_*``); when the run logged its
+samples, the stderr is computed from them (documents as the unit).
+
 Values are not validated here (a results file may hold anything for tasks nobody asks
 about); consumers check the values they use, e.g. with
 :func:`scorekit.aggregate.normalize.check_fraction`.
@@ -28,6 +32,8 @@ about); consumers check the values they use, e.g. with
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -383,3 +389,74 @@ def load_results(
         summary = LoadedResults({}, [], skipped).skipped_summary()
         raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else ""), path=where)
     return LoadedResults(merge(files), files, skipped)
+
+
+def stderr_key(metric: str) -> str:
+    """The results key of a metric's stderr: ``acc_norm,none`` -> ``acc_norm_stderr,none``,
+    lighteval ``acc`` -> ``acc_stderr``.
+
+    >>> stderr_key("acc_norm,none"), stderr_key("acc")
+    ('acc_norm_stderr,none', 'acc_stderr')
+    """
+    name, sep, filt = metric.partition(",")
+    return f"{name}_stderr{sep}{filt}"
+
+
+def stderr_value(value: Any) -> float:
+    """A results file's stderr value as a float; nan when it is absent, ``"N/A"`` (lm-eval when
+    it cannot compute one), or nonsense (a boolean, negative, not finite).
+
+    >>> stderr_value(0.02), stderr_value("N/A"), stderr_value(-1.0)
+    (0.02, nan, nan)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return math.nan
+    value = float(value)
+    return value if math.isfinite(value) and value >= 0 else math.nan
+
+
+def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None, str]:
+    """``(stderr, note)`` of ``results[key][metric]`` computed from the samples file the same
+    run wrote (:func:`scorekit.harness_outputs.run_samples_file`), for a results file without a
+    usable stderr; ``(None, note)`` saying why not when it cannot be.
+
+    Per document the metric's value (a number, or IFEval's list of 0/1 instruction results)
+    is read from the rows of the metric's filter (``acc,none`` -> filter ``none``) and
+    :func:`scorekit.metrics.intervals.clustered_stderr` applied. The value the samples give
+    must equal the results file's (to 1e-9), else the samples are not that value's documents
+    and nothing is computed. A samples file that cannot be read is named in the note, never an
+    error: the stderr is extra, the results are read already.
+    """
+    from scorekit.harness_outputs import iter_samples, run_samples_file
+    from scorekit.metrics.intervals import clustered_stderr
+
+    if rf.harness != LM_EVAL:
+        return None, "no samples log is read for lighteval results"
+    path = run_samples_file(rf.path, key)
+    if path is None:
+        return None, "no samples log of the run beside the results file to compute it from"
+    name, _, filt = metric.partition(",")
+    filt = filt or "none"
+    values: list[Any] = []
+    seen: set[Any] = set()
+    try:
+        for lineno, row in iter_samples(path):
+            if row.get("filter", "none") != filt or name not in row:
+                continue
+            value, doc = row[name], row.get("doc_id")
+            items = value if isinstance(value, list) else [value]
+            if not all(isinstance(x, (bool, int, float)) and x == x for x in items) or doc in seen:
+                why = "a repeated doc_id" if doc in seen else f"a value that is not a number or a list of numbers ({value!r:.40})"
+                return None, f"{path} line {lineno}: {why}; the stderr was not computed"
+            seen.add(doc)
+            values.append(value)
+    except ScorekitError as exc:
+        return None, f"samples log unreadable ({exc}); the stderr was not computed"
+    estimate, se = clustered_stderr(values)
+    expected = rf.tasks[key].get(metric)
+    if not isinstance(expected, (int, float)) or not abs(estimate - expected) <= 1e-9:
+        return None, (f"{path} gives {metric} = {estimate!r} over {len(values)} documents, the results file "
+                      f"{expected!r}: not the same documents; the stderr was not computed")
+    if se != se:
+        return None, f"{path} holds {len(values)} document(s); no stderr below two"
+    return se, f"computed from {path} ({len(values)} documents as the unit)"

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from scorekit.aggregate.results_files import stderr_key, stderr_value
 from scorekit.harness_outputs import find_task_key
 
 if TYPE_CHECKING:
@@ -242,7 +243,7 @@ def score_models(
                 reasons[i][j] = NAN_VALUE
             else:
                 values[i, j] = float(value)
-                value_se[i, j] = _stderr_of(models[name][task], metric)
+                value_se[i, j] = stderr_value(models[name][task].get(stderr_key(metric)))
 
     good = np.array([s.good for s in metrics], dtype=float)
     bad = np.array([s.bad for s in metrics], dtype=float)
@@ -361,17 +362,6 @@ def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
             f"(model {model!r}, metric {spec.path}, value {value!r})"
         )
     return result + 0.0
-
-
-def _stderr_of(entry: Mapping[str, Any], metric: str) -> float:
-    """The results entry's stderr of ``metric`` (``acc,none`` -> ``acc_stderr,none``), nan if
-    absent or not a non-negative number (lm-eval writes "N/A")."""
-    name, sep, filt = metric.partition(",")
-    value = entry.get(f"{name}_stderr{sep}{filt}") if isinstance(entry, Mapping) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        return math.nan
-    value = float(value)
-    return value if math.isfinite(value) and value >= 0 else math.nan
 
 
 def _uncertainty(score: float, se: float, confidence: float = 0.95) -> dict[str, float | None]:

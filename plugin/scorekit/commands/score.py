@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     models = {name: {k: f.tasks[k] for k, f in mr.task_files.items()} for name, mr in loaded.models.items()}
     newest = {name: _run_time_of(mr) for name, mr in loaded.models.items()}
     derived = _group_values(loaded, models, config, newest)
+    derived += _samples_stderrs(loaded, models, config, newest)
     try:
         scored = score_models(config, models, missing=args.missing, newest=newest)
     except BadValue as exc:
@@ -140,6 +141,33 @@ def _group_values(loaded, models: dict[str, dict[str, Any]], config, newest) -> 
                     models[name][key] = {**models[name].get(key, {}), metric: got[0]}
                     notes.append(f"{name}: {got[1]}")
                     break
+    return notes
+
+
+def _samples_stderrs(loaded, models: dict[str, dict[str, Any]], config, newest) -> list[str]:
+    """Fill in the stderr of config metrics whose results file has none usable (lm-eval's
+    ``"N/A"`` for IFEval's instruction level) from the run's samples log, as ``scorekit
+    leaderboard`` does (:func:`scorekit.aggregate.results_files.samples_stderr`). ``models``
+    gets new entries (the files' data is untouched); returns the notes."""
+    from scorekit.aggregate.results_files import samples_stderr, stderr_key, stderr_value
+    from scorekit.aggregate.threshold import lookup_value
+
+    notes = []
+    for name, mr in loaded.models.items():
+        for spec in config.metrics:
+            _, key, metric = lookup_value(models[name], spec.keys, newest[name])
+            rf = mr.task_files.get(key) if key is not None else None
+            if rf is None or metric not in rf.tasks[key]:  # not found, or a derived group value
+                continue
+            se_key = stderr_key(metric)
+            if not math.isnan(stderr_value(models[name][key].get(se_key))):
+                continue  # the file's stderr is usable
+            se, why = samples_stderr(rf, key, metric)
+            if se is None:
+                notes.append(f"{name}: {key}: no usable {se_key}, {why}; intervals counting {spec.path} are unknown")
+            else:
+                models[name][key] = {**models[name][key], se_key: se}
+                notes.append(f"{name}: {key}: {se_key} {why}")
     return notes
 
 

@@ -14,6 +14,9 @@ Methods (``docs/uncertainty.md`` gives the measured coverage of each):
   questions, resampling questions jointly;
 - :func:`mcnemar_p` — exact McNemar test of two paired 0/1 runs;
 - :func:`holm` — Holm's step-down adjustment of several p-values;
+- :func:`clustered_stderr` — the stderr of a per-document mean (or of an accuracy over items
+  grouped in documents: IFEval's instructions) from a samples log, where the results file has
+  none;
 - :func:`normalized_stderr`, :func:`mean_stderr`, :func:`threshold_stderr` — a results
   file's stderr carried through the leaderboard's normalization and averages, and through
   threshold scores (first-order, i.e. delta method).
@@ -414,6 +417,47 @@ def mean_stderr(stderrs: Sequence[float]) -> float:
     if not stderrs:
         return math.nan
     return math.sqrt(sum(float(se) ** 2 for se in stderrs)) / len(stderrs)
+
+
+def clustered_stderr(values: Sequence[Any]) -> tuple[float, float]:
+    """``(value, stderr)`` of a metric from its per-document values, documents as the unit.
+
+    A document's value is a number (0/1 or a score) or a list of 0/1 items (IFEval's
+    ``inst_level_*``: one per instruction of the prompt). With ``c_i`` the document's sum and
+    ``k_i`` its item count (1 for a number), the value is the pooled ratio R = sum c / sum k
+    (lm-eval's ``agg_inst_level_acc`` for lists, the mean for numbers) and its stderr the
+    ratio estimator's, over n documents: sqrt(n / (n - 1) * sum (c_i - R k_i)^2) / sum k.
+    For numbers this is lm-eval's ``mean_stderr`` (sample std with n - 1, over sqrt n). The
+    items of one document are not taken as independent: a model that fails one instruction of a
+    prompt tends to fail others. Documents with no items are left out; stderr is nan below two
+    documents. Booleans count as 0/1.
+
+    >>> clustered_stderr([1, 0, 1, 1])  # the mean and lm-eval's stderr of it
+    (0.75, 0.25)
+    >>> value, se = clustered_stderr([[True, False], [True], [False, False, True]])
+    >>> round(value, 4), round(se, 4)
+    (0.5, 0.1443)
+    """
+    sums: list[float] = []
+    counts: list[int] = []
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            if not v:
+                continue
+            sums.append(float(sum(float(x) for x in v)))
+            counts.append(len(v))
+        else:
+            sums.append(float(v))
+            counts.append(1)
+    n = len(sums)
+    if n == 0:
+        return math.nan, math.nan
+    c, k = np.asarray(sums), np.asarray(counts, dtype=float)
+    ratio = float(c.sum() / k.sum())
+    if n < 2:
+        return ratio, math.nan
+    residual = c - ratio * k
+    return ratio, float(math.sqrt(n / (n - 1) * float(residual @ residual)) / k.sum())
 
 
 def indistinguishable(best: float, best_se: float | None, value: float, se: float | None,
