@@ -37,13 +37,13 @@ C={"m1":2, "m4":1,
 # m4: 1/5            -> 0.2 + 0.25 = 0.45, std N/A
 # m3: only None      -> left out
 HAND_TABLE = """\
-+-----------------------------------------------------------------------------+
-| Rank  | Model                  | Avg Pctl | Std Dev  | # Benchmarks | Cost/1k |
-+-----------------------------------------------------------------------------+
-| 1     | m1                     | 0.317    | 0.062    | 3            | 100     |
-| 2     | m2                     | 0.400    | 0.200    | 2            | N/A     |
-| 3     | m4                     | 0.450    | N/A      | 1            | N/A     |
-+-----------------------------------------------------------------------------+
++-----------------------------------------------------------------------------------------------------------------------------------------------+
+| Rank  | Model                  | Avg Pctl | Std Dev  | # Benchmarks | Cost/1k | Avg Pctl 95% CI | Std Dev 95% CI | Rank 95% CI | Tied with best |
++-----------------------------------------------------------------------------------------------------------------------------------------------+
+| 1     | m1                     | 0.317    | 0.062    | 3            | 100     | [0.127, 0.506]  | [0.040, 0.480] | [1, 3]      | yes            |
+| 2     | m2                     | 0.400    | 0.200    | 2            | N/A     | [0.100, 1.100]  | [0.126, 0.500] | [1, 3]      | yes            |
+| 3     | m4                     | 0.450    | N/A      | 1            | N/A     | N/A             | N/A            | N/A         | N/A            |
++-----------------------------------------------------------------------------------------------------------------------------------------------+
 """
 
 
@@ -90,7 +90,9 @@ def test_exact_ascii_table():
 def test_layout_widths():
     lines = HAND_TABLE.splitlines()
     # the border is two characters shorter than the rows
-    assert len(lines[0]) == 79 and all(len(line) == 81 for line in lines[1:2] + lines[3:6])
+    assert len(lines[0]) == 145 and all(len(line) == 147 for line in lines[1:2] + lines[3:6])
+    # the product spec's six columns come first, unchanged; the intervals follow
+    assert lines[1].startswith("| Rank  | Model                  | Avg Pctl | Std Dev  | # Benchmarks | Cost/1k | ")
 
 
 def test_long_names_widen_the_column():
@@ -119,8 +121,8 @@ def test_sample_file_rows(capsys):
     code, out, err = run_cli(["rank", str(config_path("ranking_sample.txt"))], capsys)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[3] == "| 1     | opus                   | 0.019    | 0.009    | 4            | 850     |"
-    assert lines[4] == "| 2     | gemini                 | 0.048    | 0.046    | 4            | 370     |"
+    assert lines[3].startswith("| 1     | opus                   | 0.019    | 0.009    | 4            | 850     | [")
+    assert lines[4].startswith("| 2     | gemini                 | 0.048    | 0.046    | 4            | 370     | [")
 
 
 # --- CLI ----------------------------------------------------------------------------------
@@ -161,17 +163,27 @@ def test_cli_missing_file_message(tmp_path, capsys, monkeypatch):
 def test_cli_formats(tmp_path, capsys):
     path = str(write(tmp_path, HAND))
     _, md, _ = run_cli(["rank", path, "--format", "markdown"], capsys)
-    assert md.splitlines()[2] == "| 1 | m1 | 0.317 | 0.062 | 3 | 100 |"
+    assert md.splitlines()[2] == "| 1 | m1 | 0.317 | 0.062 | 3 | 100 | [0.127, 0.506] | [0.040, 0.480] | [1, 3] | yes |"
     _, csv_text, _ = run_cli(["rank", path, "--format", "csv"], capsys)
     rows = [line.split(",") for line in csv_text.splitlines()]
-    assert rows[0] == ["Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k"]
-    assert rows[3] == ["3", "m4", "0.45", "", "1", ""]
+    assert rows[0] == ["Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k", "Avg Pctl_ci_low",
+                       "Avg Pctl_ci_high", "Std Dev_ci_low", "Std Dev_ci_high", "Rank_ci_low", "Rank_ci_high",
+                       "Tied with best"]
+    assert rows[3] == ["3", "m4", "0.45", "", "1", ""] + [""] * 7
+    assert rows[2][6:8] == ["0.1", "1.1"] and rows[2][10:] == ["1", "3", "yes"]
     _, js, _ = run_cli(["rank", path, "--format", "json"], capsys)
     data = json.loads(js)
     assert [d["model"] for d in data] == ["m1", "m2", "m4"]
     assert data[1]["penalty"] == 0.1 and data[2]["std_dev"] is None and data[1]["cost_per_1k"] is None
+    assert data[0]["avg_percentile_ci_low"] < data[0]["avg_percentile"] < data[0]["avg_percentile_ci_high"]
+    assert data[0]["rank_ci_low"] == 1 and data[0]["tied_with_best"] is True
+    assert data[2]["avg_percentile_ci_low"] is None and data[2]["std_dev_ci_high"] is None
+    assert data[2]["rank_ci_low"] is None and data[2]["tied_with_best"] is None
+    _, tex, _ = run_cli(["rank", path, "--format", "latex"], capsys)
+    assert "\\toprule" in tex and "[0.127, 0.506]" in tex
     _, html, _ = run_cli(["rank", path, "--format", "html"], capsys)
-    assert "<td>m2</td><td>0.400</td><td>0.200</td><td>2</td><td>N/A</td>" in html
+    assert ("<td>m2</td><td>0.400</td><td>0.200</td><td>2</td><td>N/A</td><td>[0.100, 1.100]</td>"
+            "<td>[0.126, 0.500]</td><td>[1, 3]</td><td>yes</td>") in html
 
 
 def test_cli_output_file(tmp_path, capsys):

@@ -12,6 +12,26 @@ Per model, over the benchmarks where it has a rank:
 - score = mean(pᵢ) + penalty, penalty = 0.25 for 1 benchmark, 0.10 for 2, 0 for 3 or more
 - std = population standard deviation of the pᵢ (before the penalty); N/A under 2 values
 - order: score ascending; ties (equal to 12 decimals) → more benchmarks first → model name
+
+Intervals (95%; :func:`compute_ranking` ``confidence``), from the spread of a model's own
+percentiles across the leaderboards it is on — the file holds ranks only, so the choice of
+leaderboards is the one source of uncertainty it shows (the noise inside each leaderboard's
+ranking is not in the file and not covered):
+
+- ``score_ci``: Student t interval of the mean percentile
+  (:func:`scorekit.metrics.intervals.t_interval`, cut to [0, 1]) plus the penalty;
+- ``std_ci``: chi-square interval of the standard deviation
+  (:func:`scorekit.metrics.intervals.std_interval`, cut at 0.5, the largest std of values in
+  [0, 1]);
+- pairwise: model k is *ahead of* model i when score_i - score_k > t_nu * sqrt(se_i^2 + se_k^2),
+  se = sample std (ddof=1) / sqrt(n), nu the Welch-Satterthwaite degrees of freedom (two
+  independent means; not paired on shared leaderboards);
+- ``position_ci``: [1 + models ahead of it, N - models it is ahead of]; models without an
+  interval are never counted as ahead or behind, which widens the others' ranges;
+- ``tied_with_best``: the first row is not ahead of this one (True for the first row).
+
+A model on one leaderboard has no interval (None): one value shows no spread, and a made-up
+one would be narrower than the truth.
 """
 
 from __future__ import annotations
@@ -62,6 +82,10 @@ class RankRow:
     n_benchmarks: int
     cost: int | float | None
     percentiles: dict[str, float] = field(default_factory=dict)
+    score_ci: tuple[float, float] | None = None  # None: one benchmark, no interval
+    std_ci: tuple[float, float] | None = None
+    position_ci: tuple[int, int] | None = None
+    tied_with_best: bool | None = None
 
 
 # --- parsing --------------------------------------------------------------------------------
@@ -229,11 +253,14 @@ def _is_int(x: Any) -> bool:
 # --- computing ------------------------------------------------------------------------------
 
 
-def compute_ranking(data: RankData) -> list[RankRow]:
-    """Aggregate the benchmarks of ``data`` into rows, best first (see the module docstring).
+def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
+    """Aggregate the benchmarks of ``data`` into rows, best first, with their intervals at
+    ``confidence`` (see the module docstring).
 
     Models with no rank in any benchmark are not in the result (see :func:`unranked_models`).
     """
+    from scorekit.metrics.intervals import std_interval, t_interval
+
     models = sorted({m for b in data.benchmarks for m, r in b.ranks.items() if r is not None})
     if not models:
         return []
@@ -251,8 +278,22 @@ def compute_ranking(data: RankData) -> list[RankRow]:
     dev = np.where(present, pct - mean[:, None], 0.0)
     std = np.sqrt((dev**2).sum(axis=1) / count)
     order = sorted(range(len(models)), key=lambda i: (round(float(score[i]), 12), -int(count[i]), models[i]))
+    values = [pct[i, present[i]] for i in range(len(models))]
+    score_ci, std_ci = [], []
+    for i, v in enumerate(values):
+        if v.size < 2:
+            score_ci.append(None)
+            std_ci.append(None)
+            continue
+        lo, hi = t_interval(v, confidence)
+        score_ci.append((max(0.0, lo) + float(penalty[i]), min(1.0, hi) + float(penalty[i])))
+        slo, shi = std_interval(v, confidence)
+        std_ci.append((min(slo, 0.5), min(shi, 0.5)))
+    ahead = _ahead(values, score, confidence)
+    n = len(models)
     rows = []
     for pos, i in enumerate(order, start=1):
+        known = score_ci[i] is not None
         rows.append(
             RankRow(
                 position=pos,
@@ -264,9 +305,39 @@ def compute_ranking(data: RankData) -> list[RankRow]:
                 n_benchmarks=int(count[i]),
                 cost=data.costs.get(models[i]),
                 percentiles={b.name: float(pct[i, j]) for j, b in enumerate(data.benchmarks) if present[i, j]},
+                score_ci=score_ci[i],
+                std_ci=std_ci[i],
+                position_ci=(1 + int(ahead[:, i].sum()), n - int(ahead[i, :].sum())) if known else None,
+                tied_with_best=(True if pos == 1 else (None if not known or score_ci[order[0]] is None
+                                                      else not bool(ahead[order[0], i]))),
             )
         )
     return rows
+
+
+def _ahead(values: Sequence[np.ndarray], score: np.ndarray, confidence: float) -> np.ndarray:
+    """``ahead[k, i]``: model k's score is significantly lower (better) than model i's (Welch
+    t test at ``confidence``, two-sided level; see the module docstring). False when either
+    model has fewer than 2 percentiles."""
+    from scipy.special import stdtrit
+
+    n = len(values)
+    size = np.array([v.size for v in values], dtype=np.float64)
+    var = np.array([v.var(ddof=1) / v.size if v.size >= 2 else np.nan for v in values])  # se^2
+    out = np.zeros((n, n), dtype=bool)
+    q = (1 + confidence) / 2
+    for k in range(n):
+        for i in range(n):
+            if k == i or np.isnan(var[k]) or np.isnan(var[i]):
+                continue
+            diff = float(score[i] - score[k])
+            se2 = var[k] + var[i]
+            if se2 == 0:
+                out[k, i] = diff > 1e-12  # no spread at all: any difference is the whole story
+                continue
+            nu = se2**2 / (var[k] ** 2 / (size[k] - 1) + var[i] ** 2 / (size[i] - 1))
+            out[k, i] = diff > float(stdtrit(nu, q)) * math.sqrt(se2)
+    return out
 
 
 def unranked_models(data: RankData) -> list[str]:
@@ -284,8 +355,20 @@ def costs_without_ranks(data: RankData) -> list[str]:
 
 # --- rendering ------------------------------------------------------------------------------
 
-_COLUMNS = ("Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k")
-_MIN_WIDTHS = (5, 22, 8, 8, 12, 7)
+_COLUMNS = ("Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k",
+            "Avg Pctl 95% CI", "Std Dev 95% CI", "Rank 95% CI", "Tied with best")
+_MIN_WIDTHS = (5, 22, 8, 8, 12, 7, 15, 14, 11, 14)
+_CSV_COLUMNS = ("Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k",
+                "Avg Pctl_ci_low", "Avg Pctl_ci_high", "Std Dev_ci_low", "Std Dev_ci_high",
+                "Rank_ci_low", "Rank_ci_high", "Tied with best")
+
+
+def _interval(ci: tuple[float, float] | None, digits: int = 3) -> str:
+    return "N/A" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _tied(row: RankRow) -> str:
+    return "N/A" if row.tied_with_best is None else ("yes" if row.tied_with_best else "no")
 
 
 def _cells(row: RankRow) -> list[str]:
@@ -296,11 +379,45 @@ def _cells(row: RankRow) -> list[str]:
         "N/A" if row.std is None else f"{row.std:.3f}",
         str(row.n_benchmarks),
         "N/A" if row.cost is None else str(row.cost),
+        _interval(row.score_ci),
+        _interval(row.std_ci),
+        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]",
+        _tied(row),
     ]
 
 
+def _csv_row(r: RankRow) -> list:
+    def ends(ci):
+        return [None, None] if ci is None else list(ci)
+
+    return [r.position, r.model, r.score, r.std, r.n_benchmarks, r.cost, *ends(r.score_ci), *ends(r.std_ci),
+            *ends(r.position_ci), None if r.tied_with_best is None else ("yes" if r.tied_with_best else "no")]
+
+
+def _json_row(r: RankRow) -> dict:
+    def ends(name, ci):
+        return {f"{name}_ci_low": None if ci is None else ci[0], f"{name}_ci_high": None if ci is None else ci[1]}
+
+    return {
+        "rank": r.position,
+        "model": r.model,
+        "avg_percentile": r.score,
+        "mean_percentile": r.mean,
+        "penalty": r.penalty,
+        "std_dev": r.std,
+        "benchmarks": r.n_benchmarks,
+        "cost_per_1k": r.cost,
+        "percentiles": r.percentiles,
+        **ends("avg_percentile", r.score_ci),
+        **ends("std_dev", r.std_ci),
+        **ends("rank", r.position_ci),
+        "tied_with_best": r.tied_with_best,
+    }
+
+
 def render_ascii(rows: Sequence[RankRow]) -> str:
-    """The ASCII table: left-aligned columns at least 5/22/8/8/12/7 characters wide (widened
+    """The ASCII table: left-aligned columns at least 5/22/8/8/12/7 characters wide, then the
+    interval columns (widened
     for longer cells), between ``+---+`` border lines two characters shorter than the rows."""
     cells = [_cells(r) for r in rows]
     widths = [max([w, len(h)] + [len(c[k]) for c in cells]) for k, (h, w) in enumerate(zip(_COLUMNS, _MIN_WIDTHS))]
@@ -314,34 +431,13 @@ def render_ascii(rows: Sequence[RankRow]) -> str:
 
 
 def render_ranking(rows: Sequence[RankRow], fmt: str = "table") -> str:
-    """Render rows as ``table`` (:func:`render_ascii`), markdown, csv, json or html."""
+    """Render rows as ``table`` (:func:`render_ascii`), markdown, csv, json, html or latex."""
     if fmt == "table":
         return render_ascii(rows)
     if fmt == "json":
-        return (
-            json.dumps(
-                [
-                    {
-                        "rank": r.position,
-                        "model": r.model,
-                        "avg_percentile": r.score,
-                        "mean_percentile": r.mean,
-                        "penalty": r.penalty,
-                        "std_dev": r.std,
-                        "benchmarks": r.n_benchmarks,
-                        "cost_per_1k": r.cost,
-                        "percentiles": r.percentiles,
-                    }
-                    for r in rows
-                ],
-                indent=2,
-            )
-            + "\n"
-        )
+        return json.dumps([_json_row(r) for r in rows], indent=2) + "\n"
     from scorekit.tables import render
 
     if fmt == "csv":
-        table = [[r.position, r.model, r.score, r.std, r.n_benchmarks, r.cost] for r in rows]
-    else:
-        table = [_cells(r) for r in rows]
-    return render(_COLUMNS, table, fmt)  # markdown, html; raises ValueError for an unknown format
+        return render(_CSV_COLUMNS, [_csv_row(r) for r in rows], fmt)
+    return render(_COLUMNS, [_cells(r) for r in rows], fmt)  # markdown, html, latex; ValueError for others

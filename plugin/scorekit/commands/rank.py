@@ -21,7 +21,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Read benchmark dictionaries name={model: rank or None, ..., 'known_totals': N} and a "
             "final cost dictionary, and print models best first by mean percentile rank/known_totals, "
             "plus 0.25 for models on 1 benchmark and 0.10 on 2. Ties: more benchmarks first, then "
-            "model name. The file is parsed as literals only and never runs code. "
+            "model name. 95% intervals of the average and the std, a rank range and a 'tied with best' "
+            "column come from the spread of each model's percentiles across the leaderboards (Student t, "
+            "chi-square, Welch; docs/uncertainty.md). The file is parsed as literals only and never runs code. "
             "See docs/rank.md."
         ),
     )
@@ -69,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     for models, why in (
         (rank.unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
         (rank.costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
+        ([r.model for r in rows if r.score_ci is None],
+         "are on one benchmark only: one percentile shows no spread, so they have no intervals (N/A) and "
+         "are never counted as ahead of or behind another model"),
     ):
         if models:
             print(f"scorekit rank: note: {len(models)} model(s) {why}: {one_line(', '.join(models))}", file=sys.stderr)
