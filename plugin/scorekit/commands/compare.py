@@ -11,7 +11,8 @@ FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "compare",
-        help="paired comparison of two or more runs (difference, bootstrap CI, McNemar p, Holm)",
+        help="paired comparison of two or more runs (difference, bootstrap CI, McNemar p, Holm); "
+             "each run's values with their intervals",
         description=(
             "Compare runs on the questions they share, task by task, from the samples logs "
             "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
@@ -20,10 +21,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "interval and an exact McNemar p-value; other per-question metrics, consistency rates "
             "and accuracy spreads the paired-bootstrap difference and p-value. With more than two "
             "runs every pair is compared and p-values are Holm-adjusted per task and metric. "
+            "With one RUN, or --values, each run's own values on all its questions are shown instead, "
+            "with 95%% intervals over questions (Wilson for 0/1 metrics; bootstrap for the rest, such "
+            "as corpus pass@k, G-Pass@k and mG-Pass@k); JSON always holds both lists. "
             "Methods and their weak spots: docs/uncertainty.md."
         ),
     )
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders or samples files (two or more)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders or samples files")
+    p.add_argument("--values", action="store_true",
+                   help="show each run's values with their intervals instead of the paired comparisons")
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     p.add_argument("--confidence", type=float, default=0.95, help="interval confidence level (default: 0.95)")
@@ -38,30 +44,45 @@ def _p_text(p: float | None) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float) -> str:
-    """The comparison rows in ``fmt``; JSON is ``{"comparisons": [...], "notes": [...]}``."""
+def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float, values: list | None = None,
+           show_values: bool = False) -> str:
+    """The comparison rows (or with ``show_values`` the values rows) in ``fmt``; JSON is
+    ``{"comparisons": [...], "values": [...], "notes": [...]}`` whatever ``show_values`` says."""
     import json
 
     from scorekit.tables import html_document
     from scorekit.tables import render as render_table
 
     if fmt == "json":
-        return json.dumps({"comparisons": [c.to_json() for c in comparisons], "notes": notes}, indent=2) + "\n"
-    if fmt == "csv":
+        return json.dumps({"comparisons": [c.to_json() for c in comparisons],
+                           "values": [v.to_json() for v in values or []], "notes": notes}, indent=2) + "\n"
+    level = f"{confidence:.0%}"
+    if show_values:
+        title = f"Values on each run's questions ({level} intervals over questions)"
+        if fmt == "csv":
+            fields = ["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind"]
+            rows = [[v.task, v.metric, v.run, v.model, v.n, *(v.to_json()[k] for k in ("value", "ci_low", "ci_high")),
+                     v.method, v.kind] for v in values or []]
+            return render_table(fields, rows, "csv")
+        columns = ["task", "metric", "run", "n", "value", f"{level} CI", "method"]
+        rows = [[v.task, v.metric, v.run, v.n, v.value,
+                 "-" if v.to_json()["ci_low"] is None else f"[{v.ci_low:.3f}, {v.ci_high:.3f}]", v.method]
+                for v in values or []]
+    elif fmt == "csv":
         fields = ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high",
                   "p_value", "p_value_raw", "test", "kind", "a_only", "b_only"]
         rows = [[c.to_json()[k] for k in fields] for c in comparisons]
         return render_table(fields, rows, "csv")
-    level = f"{confidence:.0%}"
-    columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p", "test"]
-    rows = []
-    for c in comparisons:
-        d = c.to_json()
-        ci = "-" if d["ci_low"] is None else f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
-        diff = "-" if d["difference"] is None else f"{c.difference:+.3f}"
-        rows.append([c.task, c.metric, c.a, c.b, c.n_paired, c.a_value, c.b_value, diff, ci, _p_text(d["p_value"]), c.test])
-    title = "Paired comparison (p: exact McNemar for 0/1 metrics, else paired bootstrap" + (
-        "; Holm-adjusted per task and metric)" if len({(c.a, c.b) for c in comparisons}) > 1 else ")")
+    else:
+        columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p", "test"]
+        rows = []
+        for c in comparisons:
+            d = c.to_json()
+            ci = "-" if d["ci_low"] is None else f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
+            diff = "-" if d["difference"] is None else f"{c.difference:+.3f}"
+            rows.append([c.task, c.metric, c.a, c.b, c.n_paired, c.a_value, c.b_value, diff, ci, _p_text(d["p_value"]), c.test])
+        title = "Paired comparison (p: exact McNemar for 0/1 metrics, else paired bootstrap" + (
+            "; Holm-adjusted per task and metric)" if len({(c.a, c.b) for c in comparisons}) > 1 else ")")
     if fmt == "html":
         return html_document("scorekit compare", [render_table(columns, rows, "html", title=title, digits=3)], notes=notes)
     text = render_table(columns, rows, fmt, title=title, digits=3)
@@ -72,7 +93,7 @@ def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.compare.core import Run, compare_runs, run_labels
+    from scorekit.compare.core import Run, compare_runs, run_labels, run_values
     from scorekit.compare.inputs import read_run
     from scorekit.commands.checks import check_seed
     from scorekit.errors import ScorekitError, one_line
@@ -81,8 +102,6 @@ def run(args: argparse.Namespace) -> int:
 
     output = check_output(args.output, args.runs)
     check_seed(args.seed)
-    if len(args.runs) < 2:
-        raise ScorekitError("compare needs at least two runs (RUN RUN [RUN ...])")
     if not 0 < args.confidence < 1:
         raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
     if not 100 <= args.n_boot <= 100_000:
@@ -93,12 +112,19 @@ def run(args: argparse.Namespace) -> int:
     runs = [Run(label, model, str(path), tasks, notes)
             for label, path, (model, tasks, notes) in zip(labels, args.runs, read)]
     notes = [f"{r.label} ({r.source}): {n}" for r in runs for n in r.notes]
-    comparisons, pair_notes = compare_runs(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
-    notes.extend(pair_notes)
-    if not comparisons:
-        raise ScorekitError("the runs share no task and metric with common questions; nothing to compare"
-                            + (f" ({notes[0]})" if notes else ""))
-    emit(render(comparisons, notes, args.format, confidence=args.confidence), output)
+    values = run_values(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
+    show_values = args.values or len(runs) == 1
+    comparisons: list = []
+    if len(runs) > 1:
+        comparisons, pair_notes = compare_runs(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
+        notes.extend(pair_notes)
+        if not comparisons and not show_values:
+            raise ScorekitError("the runs share no task and metric with common questions; nothing to compare"
+                                + (f" ({notes[0]})" if notes else ""))
+    if not values:
+        raise ScorekitError("no per-question values found in the samples logs; nothing to show")
+    emit(render(comparisons, notes, args.format, confidence=args.confidence, values=values,
+                show_values=show_values), output)
     if args.format in ("csv", "latex"):  # no room for notes in the file: say them on stderr
         for line in notes:
             print(one_line(f"scorekit: note: {line}"), file=sys.stderr)

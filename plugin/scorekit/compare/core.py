@@ -25,6 +25,11 @@ below 1/n_boot). With more than two runs every pair is compared, and the p-value
 (task, metric) across its pairs are Holm-adjusted (``p_value``; the unadjusted one is
 ``p_value_raw``).
 
+Values (:func:`run_values`): each run's own value of every metric on all its questions, with a
+confidence interval over questions: Wilson for ``binary``; the percentile bootstrap over
+questions for ``mean`` (corpus pass@k, G-Pass@k and mG-Pass@k are means of per-question values)
+and ``ratio``; the basic (bias-correcting) bootstrap, cut at 0, for ``range`` and ``std``.
+
 Pairing: two runs are compared on the questions both have, for every task and metric both
 have with the same kind; the questions only one run has are named in a note (never dropped
 silently). ``difference = a_value - b_value``, both values on the shared questions only.
@@ -39,9 +44,10 @@ from itertools import combinations
 
 import numpy as np
 
-from scorekit.metrics.intervals import holm, mcnemar_p, paired_bootstrap, spread_statistic
+from scorekit.metrics.intervals import (bootstrap_interval, holm, mcnemar_p, paired_bootstrap, spread_statistic,
+                                        wilson_interval)
 
-__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "compare_runs", "run_labels"]
+__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "run_labels", "run_values"]
 
 KINDS = ("binary", "mean", "ratio", "range", "std")
 _SHOWN = 5  # question ids named in a note before "and N more"
@@ -107,6 +113,55 @@ class Comparison:
         for key, value in self.__dict__.items():
             out[key] = None if isinstance(value, float) and math.isnan(value) else value
         return out
+
+
+@dataclass
+class Value:
+    """One run's value of one metric on all its questions, with its interval (:func:`run_values`)."""
+
+    task: str
+    metric: str
+    run: str
+    model: str
+    n: int
+    value: float
+    ci_low: float
+    ci_high: float
+    method: str
+    kind: str
+
+    def to_json(self) -> dict:
+        return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in self.__dict__.items()}
+
+
+def _value_interval(kind: str, rows: np.ndarray, *, confidence: float, n_boot: int,
+                    seed: int | None) -> tuple[float, float, str]:
+    if kind == "binary":
+        lo, hi = wilson_interval(rows[:, 0].sum(), len(rows), confidence)
+        return lo, hi, "wilson"
+    basic = kind in ("range", "std")
+    boot = bootstrap_interval(rows, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed,
+                              method="basic" if basic else "percentile")
+    if basic:  # a spread is >= 0
+        return max(0.0, boot.ci_low), max(0.0, boot.ci_high), "basic bootstrap"
+    return boot.ci_low, boot.ci_high, "bootstrap"
+
+
+def run_values(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int = 2000,
+               seed: int | None = 0) -> list[Value]:
+    """Every run's value of every task and metric on all its questions, with the interval of the
+    module docstring (a bootstrap with fewer than 2 questions: nan). Sorted by task, metric, then run order."""
+    out = []
+    for order, r in enumerate(runs):
+        for task, metrics in r.tasks.items():
+            for metric, mv in metrics.items():
+                if len(mv.rows) == 0:
+                    continue
+                lo, hi, method = _value_interval(mv.kind, mv.rows, confidence=confidence, n_boot=n_boot, seed=seed)
+                out.append((task, metric, order, Value(task, metric, r.label, r.model, len(mv.rows),
+                                                       _value(mv.kind, mv.rows), float(lo), float(hi), method, mv.kind)))
+    out.sort(key=lambda t: t[:3])
+    return [v for *_, v in out]
 
 
 def run_labels(models: Sequence[str]) -> list[str]:
