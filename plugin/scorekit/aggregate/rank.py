@@ -356,8 +356,8 @@ def costs_without_ranks(data: RankData) -> list[str]:
 # --- rendering ------------------------------------------------------------------------------
 
 _COLUMNS = ("Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k",
-            "Avg Pctl 95% CI", "Std Dev 95% CI", "Rank 95% CI", "Tied with best")
-_MIN_WIDTHS = (5, 22, 8, 8, 12, 7, 15, 14, 11, 14)
+            "Avg Pctl 95% CI", "Std Dev 95% CI", "Rank range", "Tied with best")
+_MIN_WIDTHS = (5, 22, 8, 8, 12, 7, 15, 14, 10, 14)
 _CSV_COLUMNS = ("Rank", "Model", "Avg Pctl", "Std Dev", "# Benchmarks", "Cost/1k",
                 "Avg Pctl_ci_low", "Avg Pctl_ci_high", "Std Dev_ci_low", "Std Dev_ci_high",
                 "Rank_ci_low", "Rank_ci_high", "Tied with best")
