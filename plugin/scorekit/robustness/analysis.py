@@ -20,7 +20,9 @@ Definitions (Q = complete questions of the family, see "Incomplete questions"):
 
 Intervals (with ``intervals=True``; :mod:`scorekit.metrics.intervals`, at ``confidence``): ``variant_accuracy_ci`` per
 variant is Wilson when micro (one 0/1 per complete question), and a bootstrap over questions of
-the macro mean when ``macro=True`` (categories are then weighted equally, which Wilson does not
+the macro mean when ``macro=True``; ``accuracy_ci`` (the family's accuracy over all its records,
+e.g. the non-greedy accuracy over 5 samples per question) is a percentile bootstrap over
+questions (a question's answers resampled together) (categories are then weighted equally, which Wilson does not
 know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are basic (bias-correcting,
 reverse-percentile) bootstrap intervals over questions (seed 0) of the spread of the
 per-variant accuracies (macro or micro as the values), cut at 0: sampling noise inflates a
@@ -122,6 +124,7 @@ class FamilySummary:
     variant_accuracy_ci: dict[int, tuple[float, float]] = field(default_factory=dict)
     accuracy_range_ci: tuple[float, float] = (_NAN, _NAN)
     accuracy_std_ci: tuple[float, float] = (_NAN, _NAN)
+    accuracy_ci: tuple[float, float] = (_NAN, _NAN)
 
     def metrics(self) -> dict[str, float]:
         """Flat ``{metric name: value}`` under the upstream SCORE names (see :func:`metric_names`).
@@ -202,39 +205,61 @@ def _spread_stats(per_variant, n_v: int) -> list:
 
 
 def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool,
-               confidence: float) -> tuple[dict[int, tuple[float, float]], tuple[float, float], tuple[float, float]]:
-    """Intervals of the per-variant accuracies and the spreads (module docstring), from the
-    records of complete questions (every question has every variant)."""
+               confidence: float) -> tuple[dict[int, tuple[float, float]], tuple[float, float], tuple[float, float],
+                                           tuple[float, float]]:
+    """Intervals of the per-variant accuracies, the spreads and the family's accuracy (module
+    docstring), from the records of complete questions (every question has all of *its*
+    variants; option order gives a question as many as it has options, so a position such as
+    J is present only in the questions that have it, and its accuracy counts only those)."""
     from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
 
     nan2 = (_NAN, _NAN)
     if correct.size == 0:
-        return {}, nan2, nan2
+        return {}, nan2, nan2, nan2
     qs, q_code = np.unique(q, return_inverse=True)
     vs = np.unique(variant)
     v_code = np.searchsorted(vs, variant)
     n_q, n_v = len(qs), len(vs)
     matrix = np.zeros((n_q, n_v))
     matrix[q_code, v_code] = correct
+    present = np.zeros((n_q, n_v))
+    present[q_code, v_code] = 1.0
+    everywhere = bool(present.all())  # every question has every variant (prompts, samples)
     if not macro:
-        variant_ci = {int(v): tuple(float(x) for x in wilson_interval(matrix[:, j].sum(), n_q, confidence))
+        variant_ci = {int(v): tuple(float(x) for x in wilson_interval(matrix[:, j].sum(), present[:, j].sum(), confidence))
                       for j, v in enumerate(vs)}
+        acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
         if n_v < 2:
-            return variant_ci, nan2, nan2
-        spread_results = bootstrap_intervals(matrix, _spread_stats(None, n_v), confidence=confidence, method="basic")
+            return variant_ci, nan2, nan2, acc_ci
+        if everywhere:
+            spread_results = bootstrap_intervals(matrix, _spread_stats(None, n_v), confidence=confidence, method="basic")
+        else:  # a position's accuracy = its correct answers / the questions that have it
+
+            def ratio(means: np.ndarray) -> np.ndarray:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    return means[..., :n_v] / means[..., n_v:]
+
+            spread_results = bootstrap_intervals(np.hstack([matrix, present]), _spread_stats(ratio, n_v),
+                                                 confidence=confidence, method="basic")
     else:
         # columns: correct x category one-hot per variant, then the category one-hot; the macro
         # accuracy of variant j = mean over present categories of (correct share / question share)
         q_cat = np.zeros(n_q, dtype=np.int64)
         q_cat[q_code] = cat
         onehot = np.eye(n_cat)[q_cat]
-        columns = np.hstack([(matrix[:, j:j + 1] * onehot) for j in range(n_v)] + [onehot])
+        # one category-share block for all variants, or (some variants missing) one per variant
+        shares = [onehot] if everywhere else [present[:, j:j + 1] * onehot for j in range(n_v)]
+        columns = np.hstack([(matrix[:, j:j + 1] * onehot) for j in range(n_v)] + shares)
 
         def per_variant(means: np.ndarray) -> np.ndarray:
-            share = means[..., n_v * n_cat:]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                accs = [np.nanmean(np.where(share > 0, means[..., j * n_cat:(j + 1) * n_cat] / share, np.nan), axis=-1)
-                        for j in range(n_v)]
+            accs = []
+            for j in range(n_v):
+                k = n_v if everywhere else n_v + j
+                share = means[..., k * n_cat:(k + 1) * n_cat]
+                with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # a draw without the variant: nan
+                    accs.append(np.nanmean(np.where(share > 0, means[..., j * n_cat:(j + 1) * n_cat] / share, np.nan),
+                                           axis=-1))
             return np.stack(accs, axis=-1)
 
         stats = [lambda m, j=j: per_variant(m)[..., j] for j in range(n_v)]
@@ -243,12 +268,39 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
         results = bootstrap_intervals(columns, stats + spread_stats, confidence=confidence,
                                       method=["percentile"] * n_v + ["basic"] * len(spread_stats))
         variant_ci = {int(v): (r.ci_low, r.ci_high) for v, r in zip(vs, results)}
+        acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
         if n_v < 2:
-            return variant_ci, nan2, nan2
+            return variant_ci, nan2, nan2, acc_ci
         spread_results = results[n_v:]
     # spreads are inflated by sampling noise: the basic (bias-correcting) bootstrap, cut at 0
     spreads = [(max(0.0, r.ci_low), max(0.0, r.ci_high)) for r in spread_results]
-    return variant_ci, spreads[0], spreads[1]
+    return variant_ci, spreads[0], spreads[1], acc_ci
+
+
+def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool,
+                       confidence: float) -> tuple[float, float]:
+    """Percentile bootstrap over questions of the family's accuracy (all records of complete
+    questions, as ``accuracy``): per question its correct answers and its records, split by
+    category when ``macro``; the statistic is total correct / total records (micro) or the mean
+    over categories of that ratio (macro), so questions with different numbers of variants
+    (answer positions) weigh as their records do."""
+    from scorekit.metrics.intervals import bootstrap_interval
+
+    groups = cat if macro else np.zeros_like(cat)
+    n_g = n_cat if macro else 1
+    cell = q_code * n_g + groups
+    right = np.bincount(cell, weights=correct, minlength=n_q * n_g).reshape(n_q, n_g)
+    count = np.bincount(cell, minlength=n_q * n_g).reshape(n_q, n_g).astype(np.float64)
+
+    def ratio(means: np.ndarray) -> np.ndarray:
+        num, den = means[..., :n_g], means[..., n_g:]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.nanmean(np.where(den > 0, num / den, np.nan), axis=-1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a draw without some category: nanmean of the rest
+        r = bootstrap_interval(np.hstack([right, count]), ratio, confidence=confidence)
+    return r.ci_low, r.ci_high
 
 
 def summarize(
@@ -355,9 +407,10 @@ def summarize(
             warnings.warn(f"SCORE {family}: no complete question with two or more answers; CR is nan", RuntimeWarning, stacklevel=2)
         cr, ci = _NAN, (_NAN, _NAN)
 
-    variant_ci, range_ci, std_ci = (_intervals(q_idx[idx], v_keep, c_keep, cat_idx, n_cat, macro, confidence)
-                                    if intervals else ({}, (_NAN, _NAN), (_NAN, _NAN)))
+    variant_ci, range_ci, std_ci, acc_ci = (_intervals(q_idx[idx], v_keep, c_keep, cat_idx, n_cat, macro, confidence)
+                                            if intervals else ({}, (_NAN, _NAN), (_NAN, _NAN), (_NAN, _NAN)))
     return FamilySummary(
+        accuracy_ci=acc_ci,
         variant_accuracy_ci=variant_ci,
         accuracy_range_ci=range_ci,
         accuracy_std_ci=std_ci,

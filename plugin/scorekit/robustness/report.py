@@ -28,6 +28,7 @@ JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
               "consistency_rate_ci": [low, high] | [null, null] | null,  # no interval / not logged
               "variant_accuracy_ci": {"0": [low, high], ...},  # Wilson (micro) / bootstrap (macro)
               "accuracy_range_ci", "accuracy_std_ci": [low, high] | null,  # bootstrap over questions
+              "accuracy_ci": [low, high] | null,  # bootstrap over questions; null from results files
               # and for every "<name>_ci": "<name>_ci_low", "<name>_ci_high" (maps for variants)
               "unparsed_rate": float | null, "identical_sample_rate": float | null,
               "circular_accuracy": float | null, "prompt_sensitivity": float | null,
@@ -114,6 +115,7 @@ class FamilyReport:
     variant_accuracy_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
     accuracy_range_ci: tuple[float, float] | None = None
     accuracy_std_ci: tuple[float, float] | None = None
+    accuracy_ci: tuple[float, float] | None = None
     unparsed_rate: float = _NAN
     identical_sample_rate: float = _NAN
     circular_accuracy: float = _NAN
@@ -204,6 +206,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
     rep.consistency_rate_ci = summary.consistency_rate_ci
     rep.variant_accuracy_ci = {_variant_key(family, v): ci for v, ci in sorted(summary.variant_accuracy_ci.items())}
     rep.accuracy_range_ci, rep.accuracy_std_ci = summary.accuracy_range_ci, summary.accuracy_std_ci
+    rep.accuracy_ci = summary.accuracy_ci
     rep.unparsed_rate = summary.unparsed_rate
     if family == "non_greedy":
         left_out = set(summary.incomplete_questions)
@@ -511,9 +514,10 @@ def _source(f: FamilyReport) -> str:
 def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
     """Columns and rows of the main table: one row per model, benchmark and family."""
     pct = int(round(report.confidence * 100))
-    columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", "Min", "Max", "Range", f"Range {pct}% CI",
+    columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", f"Accuracy {pct}% CI", "Min", "Max", "Range",
+               f"Range {pct}% CI",
                "Std", f"Std {pct}% CI", "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, f.accuracy_min,
+    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, _ci_text(f.accuracy_ci), f.accuracy_min,
              f.accuracy_max, f.accuracy_range, _ci_text(f.accuracy_range_ci), f.accuracy_std,
              _ci_text(f.accuracy_std_ci), f.consistency_rate, _ci_text(f.consistency_rate_ci),
              f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" or is_robust(f.benchmark) else None,
@@ -576,6 +580,9 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
         add("n_questions", f.n_questions)
         add("n_incomplete", f.n_incomplete)
         add("accuracy", f.accuracy)
+        if f.accuracy_ci is not None:
+            add("accuracy_ci_low", f.accuracy_ci[0])
+            add("accuracy_ci_high", f.accuracy_ci[1])
         for k, v in f.variant_accuracy.items():
             label = {"prompt": f"prompt_{k}_accuracy", "option_order": f"position_{k}_accuracy"}.get(f.family,
                                                                                                   f"sample_{k}_accuracy")
