@@ -144,8 +144,10 @@ def run(args: argparse.Namespace) -> int:
             stages.update("report", 1, 1)
 
     main_columns, main_rows = summary_table(report)
-    # the terminal table keeps to 80-odd columns: the std (and its interval) and sources are in report.html
-    keep = [i for i, c in enumerate(main_columns) if c.split(" ")[0] not in ("Std", "Source") and c != "Identical samples"]
+    # the terminal table keeps to 80-odd columns: the std (and its interval), the accuracy's
+    # interval and sources are in report.html
+    keep = [i for i, c in enumerate(main_columns) if c.split(" ")[0] not in ("Std", "Source")
+            and c != "Identical samples" and not (c.startswith("Accuracy ") and c.endswith("CI"))]
     print(render([main_columns[i] for i in keep], [[row[i] for i in keep] for row in main_rows], "table",
                  title="SCORE robustness"))
     print(render(columns, table_rows, "table", title=summary_title))
