@@ -123,3 +123,12 @@ def test_coverage_falls_short_for_skewed_percentiles_as_documented():
     # short there; docs/uncertainty.md gives the figure this checks
     cov = _coverage((0.5, 4.0), 4, 1500, seed=11)
     assert 0.80 <= cov < 0.92
+
+
+def test_models_without_spread_are_ordered_by_their_values():
+    rows = {r.model: r for r in compute_ranking(_data({"a": [10, 10, 10], "b": [20, 20, 20], "c": [20, 20, 20]},
+                                                      [100] * 3))}
+    assert rows["a"].position_ci == (1, 1) and rows["a"].tied_with_best is True
+    # b and c are equal: neither is ahead of the other
+    assert rows["b"].position_ci == rows["c"].position_ci == (2, 3)
+    assert rows["b"].tied_with_best is False and rows["c"].tied_with_best is False

@@ -321,22 +321,17 @@ def _ahead(values: Sequence[np.ndarray], score: np.ndarray, confidence: float) -
     model has fewer than 2 percentiles."""
     from scipy.special import stdtrit
 
-    n = len(values)
     size = np.array([v.size for v in values], dtype=np.float64)
     var = np.array([v.var(ddof=1) / v.size if v.size >= 2 else np.nan for v in values])  # se^2
-    out = np.zeros((n, n), dtype=bool)
-    q = (1 + confidence) / 2
-    for k in range(n):
-        for i in range(n):
-            if k == i or np.isnan(var[k]) or np.isnan(var[i]):
-                continue
-            diff = float(score[i] - score[k])
-            se2 = var[k] + var[i]
-            if se2 == 0:
-                out[k, i] = diff > 1e-12  # no spread at all: any difference is the whole story
-                continue
-            nu = se2**2 / (var[k] ** 2 / (size[k] - 1) + var[i] ** 2 / (size[i] - 1))
-            out[k, i] = diff > float(stdtrit(nu, q)) * math.sqrt(se2)
+    diff = score[None, :] - score[:, None]  # [k, i] = score_i - score_k
+    se2 = var[:, None] + var[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nu = se2**2 / ((var**2 / (size - 1))[:, None] + (var**2 / (size - 1))[None, :])
+        t = stdtrit(np.where(se2 > 0, nu, 1.0), (1 + confidence) / 2)
+        # no spread in either model: any difference is the whole story
+        out = np.where(se2 > 0, diff > t * np.sqrt(se2), diff > 1e-12)
+    out &= ~np.isnan(se2)
+    np.fill_diagonal(out, False)
     return out
 
 
