@@ -22,7 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "and accuracy spreads the paired-bootstrap difference and p-value. With more than two "
             "runs every pair is compared and p-values are Holm-adjusted per task and metric. "
             "With one RUN, or --values, each run's own values on all its questions are shown instead, "
-            "with 95%% intervals over questions (Wilson for 0/1 metrics; bootstrap for the rest, such "
+            "with 95% intervals over questions (Wilson for 0/1 metrics; bootstrap for the rest, such "
             "as corpus pass@k, G-Pass@k and mG-Pass@k); JSON always holds both lists. "
             "Methods and their weak spots: docs/uncertainty.md."
         ),
