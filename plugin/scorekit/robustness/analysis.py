@@ -239,7 +239,10 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
         q_cat = np.zeros(n_q, dtype=np.int64)
         q_cat[q_code] = cat
         onehot = np.eye(n_cat)[q_cat]
-        columns = np.hstack([(matrix[:, j:j + 1] * onehot) for j in range(n_v)] + [onehot])
+        columns = np.empty((n_q, (n_v + 1) * n_cat))
+        for j in range(n_v):
+            np.multiply(matrix[:, j:j + 1], onehot, out=columns[:, j * n_cat:(j + 1) * n_cat])
+        columns[:, n_v * n_cat:] = onehot
 
         def per_variant(means: np.ndarray) -> np.ndarray:
             share = means[..., n_v * n_cat:]

@@ -193,6 +193,14 @@ class RecordColumns(Sequence[Record]):
                                          self.answers, self.correct):
             yield Record(qs[q], fs[f], v, nv, cs[c], a, ok == 1)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to any sequence (a list, another RecordColumns) of the same records in order."""
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
     def __repr__(self) -> str:
         return f"RecordColumns({len(self)} records, {len(self.questions)} questions)"
 
