@@ -88,7 +88,7 @@ class RecordColumns(Sequence[Record]):
     Each distinct question id, family and category is stored once; a record costs 34 bytes:
     question, family and category codes (4 + 1 + 4), variant and n_variants (8 each), its
     correct flag (1) and a reference to its answer (8; multiple-choice answers are small ints,
-    shared). Codes number the distinct values in order of first appearance, so
+    shared) -- against ~170 for a Record with its own strings. Codes number the distinct values in order of first appearance, so
     :func:`scorekit.robustness.analysis.summarize` reads them as its factorization.
 
     >>> cols = RecordColumns([Record("q1", "prompt", 0, 2, "law", 1, True)])
