@@ -85,3 +85,27 @@ def test_columns_take_few_bytes_a_record():
         tracemalloc.stop()
     per_record = used / len(cols)
     assert per_record < 80, per_record
+
+
+def test_a_variant_beyond_64_bits_is_one_line_naming_the_line(tmp_path):
+    """A doc whose variant and n_variants do not fit the columns' 64-bit integers: exit 2 and
+    one line naming the file and line, no traceback (as for any other unscorable sample)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).parents[1] / "conformance/corpus/lm-eval-0.4.13/score-scorekit/corpus-org__scripted-api"
+    (log,) = src.glob("samples_score_prompt_robustness_mmlu_pro_*.jsonl")
+    shutil.copy(next(src.glob("results_*.json")), tmp_path)
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    rows[1]["doc"].update(variant=10**20, n_variants=10**21)
+    bad = tmp_path / log.name
+    bad.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "scorekit", "robustness", str(bad)], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and bad.name in lines[0] and "line 2" in lines[0] and "Traceback" not in proc.stderr
