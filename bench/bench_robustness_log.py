@@ -13,8 +13,10 @@ own process, alternately, ``--repeat`` times:
 - scorekit: ``python -m scorekit robustness <log> --format json --output <tmp>``.
 
 Printed: wall time of each (best and median), the ratio of the medians, and each process's
-peak RSS; with ``--sizes`` also the figures at a smaller size (memory growth). The machine may
-be shared: the ratio of runs made side by side is the figure to read.
+peak RSS; with ``--sizes`` also the figures at a smaller size (memory growth); with ``--stages``
+where scorekit's time goes (CPU seconds in one process: imports, the parse alone, reading the
+records, summaries and intervals, rendering). The machine may be shared: the ratio of runs
+made side by side is the figure to read.
 
     python bench/bench_robustness_log.py                      # full size (~1 GB)
     python bench/bench_robustness_log.py --questions 1200     # quick look (~100 MB)
@@ -81,6 +83,34 @@ def generate(path: Path, questions: int, prompts: int = 10, seed: int = 0) -> in
     return path.stat().st_size
 
 
+STAGES = """
+import sys, time
+clock = time.process_time
+t = clock()
+import numpy, scipy.special
+from scorekit.harness_outputs import iter_samples
+from scorekit.robustness.readers import read_paths
+from scorekit.robustness.report import build_report, render_report
+t_import = clock() - t
+t = clock()
+for _ in iter_samples(sys.argv[1]):
+    pass
+t_parse = clock() - t
+t = clock()
+read = read_paths([sys.argv[1]])
+t_read = clock() - t
+t = clock()
+report = build_report(read)
+t_build = clock() - t
+t = clock()
+render_report(report, "json")
+t_render = clock() - t
+n = sum(len(s.records) for s in read.samples)
+print(f"  stages (CPU s): imports {t_import:.2f} (numpy, scipy.special, scorekit); parse alone {t_parse:.2f}; "
+      f"records {t_read - t_parse:.2f} over the parse ({(t_read - t_parse) / n * 1e6:.1f} us an answer: "
+      f"extraction, scoring, columns); summaries + intervals {t_build:.2f}; render {t_render:.3f}")
+"""
+
 BARE = "import orjson, sys\nloads = orjson.loads\nwith open(sys.argv[1], 'rb') as fh:\n    for line in fh:\n        loads(line)\n"
 
 
@@ -119,6 +149,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", default="/tmp/scorekit-bench-robustness")
     ap.add_argument("--keep", action="store_true", help="keep the generated logs")
+    ap.add_argument("--stages", action="store_true", help="also time scorekit's stages (one more process)")
     args = ap.parse_args()
     for n in [args.questions, *args.sizes]:
         log = Path(args.dir) / f"n{n}" / "org__model" / f"samples_score_prompt_robustness_mmlu_pro_{STAMP}.jsonl"
@@ -138,6 +169,9 @@ def main() -> None:
         print(f"  scorekit robustness: best {min(sk_t):.2f} s, median {statistics.median(sk_t):.2f} s, "
               f"peak RSS {max(m for _, m in r['scorekit']) / 1e6:.0f} MB")
         print(f"  ratio (medians, side by side): {ratio:.2f}x  (target <= 1.5x)", flush=True)
+        if args.stages:
+            env = dict(os.environ, PYTHONPATH=str(ROOT / "plugin") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+            subprocess.run([sys.executable, "-c", STAGES, str(log)], env=env, check=True)
         if not args.keep:
             log.unlink()
 

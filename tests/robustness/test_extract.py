@@ -61,7 +61,8 @@ def test_extract_choice_table(output, n_options, expected):
 _PIECES = ["The", "the", "best", "BEST", "Correct", "final", "Right", "answer", "Answer", "ANSWER", "answers",
            "option", "Options", "choice", "is", "IS", "would be", "should be", ":", " ", "  ", "\n", "*", "**",
            "_", "$", "(", ")", "[", "]", "{", "}", "'", '"', "`", ".", ",", "A", "b", "C", "d", "E", "I", "a",
-           "x", "Let's", "\\boxed{", "\\text{", "letter", "finalanswer", "rightanswer", "é", "ſ", "K"]
+           "x", "Let's", "\\boxed{", "\\text{", "letter", "finalanswer", "rightanswer", "é", "ſ", "K",
+           "\x1c", "\t"]  # \x1c: \s in ASCII text, between a prefix word and its noun too
 
 
 @settings(max_examples=400, deadline=None)
@@ -78,6 +79,15 @@ def test_anchored_scan_equals_finditer(pieces, n_options):
     assert (fast is None) == (last is None)
     if last is not None:
         assert fast.span() == last.span() and extract._letter(fast) == next(v for v in last.groupdict().values() if v)
+
+
+def test_anchored_scan_takes_every_ascii_space_before_the_noun():
+    """\\s also matches \\x1c-\\x1f: "final<FS>Answer: C" is one match from "final", as finditer has it."""
+    from scorekit.robustness import extract
+
+    text = "So the final \x1cAnswer: C"
+    (whole,) = extract._ANCHORED.finditer(text)
+    assert extract._last_anchored(text).span() == whole.span() == (7, len(text))
 
 
 def test_upstream_rule_would_fail_some_rows():

@@ -215,3 +215,19 @@ def test_hand_written_bad_inputs(tmp_path):
     (folder / "readme.txt").write_text("x")
     with pytest.raises(ScorekitError, match="no SCORE robustness results or samples found"):
         read_paths([folder])
+
+
+def test_scorekit_log_records_are_held_column_wise(scorekit_logs):
+    """A samples log's records are kept as columns (issue 12, item 9), and are the records
+    record_for gives line by line."""
+    from scorekit.robustness.grading import record_for
+    from scorekit.robustness.records import RecordColumns
+
+    checked = 0
+    for src in sorted(scorekit_logs["scorekit"].rglob("samples_*prompt*mmlu_pro*.jsonl")):
+        (sample_set,) = read_paths([src]).samples
+        want = [record_for(row["doc"], row["filtered_resps"][0]) for row in build_logs.read_rows(src)]
+        assert isinstance(sample_set.records, RecordColumns)
+        assert list(sample_set.records) == want and len(want) == 10 * len(MMLU)
+        checked += 1
+    assert checked

@@ -56,8 +56,9 @@ __all__ = [
 
 Statistic = Callable[[np.ndarray], np.ndarray]
 
-# Draw at most this many multinomial counts at once (draws x distinct rows): ~32 MB.
-_CHUNK_CELLS = 4_000_000
+# Draw at most this many multinomial counts at once (draws x distinct rows): 8 MB, and as much
+# again for their float copy in the product (chunks draw the same numbers as one call).
+_CHUNK_CELLS = 1_000_000
 
 
 class BootstrapResult(NamedTuple):
@@ -155,12 +156,13 @@ def _distinct_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         present = np.flatnonzero(counts)
         rows = ((present[:, None] >> np.arange(d)) & 1).astype(np.float64)
         return rows, counts[present]
-    if binary:  # wider 0/1 rows (macro accuracy: variants x categories): one code per 62 columns,
-        # first column most significant, so the codes sort as the rows do (np.unique's order);
-        # sorting 3 codes a row instead of 154 values took the MMLU-Pro family's 0.5 s to ~0.01 s
-        bits = x.astype(np.int64)
-        codes = np.stack([(bits[:, i:i + 62] << np.arange(min(62, d - i) - 1, -1, -1, dtype=np.int64)).sum(axis=1)
-                          for i in range(0, d, 62)], axis=1)
+    if binary:  # wider 0/1 rows (macro accuracy: variants x categories): packed 64 columns to a
+        # code, first column most significant, so the codes sort as the rows do (np.unique's
+        # order); sorting 3 codes a row instead of 154 values took the MMLU-Pro family's 0.5 s
+        # to ~0.01 s, and the packed bits take 1/64 of the rows' memory
+        packed = np.packbits(x.astype(bool), axis=1)
+        packed = np.pad(packed, ((0, 0), (0, -packed.shape[1] % 8)))
+        codes = packed.view(">u8").astype(np.uint64)
         _, first, counts = np.unique(codes, axis=0, return_index=True, return_counts=True)
         return x[first], counts
     return np.unique(x, axis=0, return_counts=True)

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.records import FAMILIES, Record, as_record
+from scorekit.robustness.records import FAMILIES, Record, RecordColumns, as_record
 
 __all__ = ["FamilySummary", "summarize", "accuracy", "unparsed_rate", "metric_names", "spread_metric_names"]
 
@@ -164,6 +164,17 @@ def _factorize(values: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
     return list(table), codes
 
 
+def _first_appearance(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, int]:
+    """``codes`` renumbered 0.. in order of first appearance, and how many distinct there are
+    (as :func:`_factorize` numbers the values they stand for)."""
+    present, first = np.unique(codes, return_index=True)
+    if len(present) == n_codes and (np.diff(first) > 0).all():  # already in that order
+        return codes, n_codes
+    table = np.empty(n_codes, dtype=np.int64)
+    table[present[np.argsort(first)]] = np.arange(len(present))
+    return table[codes], len(present)
+
+
 def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> float:
     if correct.size == 0:
         return _NAN
@@ -247,9 +258,17 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
         q_cat = np.zeros(n_q, dtype=np.int64)
         q_cat[q_code] = cat
         onehot = np.eye(n_cat)[q_cat]
-        # one category-share block for all variants, or (some variants missing) one per variant
-        shares = [onehot] if everywhere else [present[:, j:j + 1] * onehot for j in range(n_v)]
-        columns = np.hstack([(matrix[:, j:j + 1] * onehot) for j in range(n_v)] + shares)
+        # one category-share block for all variants, or (some variants missing) one per variant;
+        # filled in place (no temporaries of the whole matrix)
+        n_share = 1 if everywhere else n_v
+        columns = np.empty((n_q, (n_v + n_share) * n_cat))
+        for j in range(n_v):
+            np.multiply(matrix[:, j:j + 1], onehot, out=columns[:, j * n_cat:(j + 1) * n_cat])
+        if everywhere:
+            columns[:, n_v * n_cat:] = onehot
+        else:
+            for j in range(n_v):
+                np.multiply(present[:, j:j + 1], onehot, out=columns[:, (n_v + j) * n_cat:(n_v + j + 1) * n_cat])
 
         def per_variant(means: np.ndarray) -> np.ndarray:
             accs = []
@@ -322,22 +341,23 @@ def summarize(
     """
     from scorekit.metrics import consistency_counts, consistency_rate, consistency_rate_interval
 
-    recs = [r if isinstance(r, Record) else as_record(r) for r in records]
-    n = len(recs)
-    # one transposition instead of a Python pass per field
-    qids, fams, variants, nvars, cats, answers_all, corrects = zip(*recs) if n else ((),) * 7
-    families = set(fams)
-    if len(families) > 1:
-        raise ScorekitError(f"records of several families given together: {sorted(families)}; summarize each family")
-    family = families.pop() if families else "prompt"
+    cols = records if isinstance(records, RecordColumns) else RecordColumns(
+        r if isinstance(r, Record) else as_record(r) for r in records)
+    n = len(cols)
+    if len(cols.families) > 1:
+        raise ScorekitError(f"records of several families given together: {sorted(cols.families)}; summarize each family")
+    family = cols.families[0] if cols.families else "prompt"
 
-    q_list, q_idx = _factorize(qids)
-    q_names = np.array(q_list, dtype=object)
-    variant = np.array(variants, dtype=np.int64).reshape(n)
-    nvar = np.array(nvars, dtype=np.int64).reshape(n)
-    correct = np.array([bool(c) for c in corrects], dtype=bool).reshape(n)
+    # the columns' codes number questions and categories in order of first appearance
+    q_names = np.array(cols.questions, dtype=object)
+    q_idx = np.array(cols.question, dtype=np.int64).reshape(n)
+    variant = np.array(cols.variant, dtype=np.int64).reshape(n)
+    nvar = np.array(cols.n_variants, dtype=np.int64).reshape(n)
+    correct = np.frombuffer(bytes(cols.correct), dtype=np.uint8).astype(bool)
+    answers_all = cols.answers
     parsed = np.array([a is not None for a in answers_all], dtype=bool).reshape(n)
     n_q = len(q_names)
+    recs = cols
 
     if n and (variant.min() < 0 or np.any(variant >= nvar)):
         bad = int(np.flatnonzero((variant < 0) | (variant >= nvar))[0])
@@ -369,8 +389,7 @@ def summarize(
     keep = complete_q[q_idx] if n else np.zeros(0, dtype=bool)
     idx = np.flatnonzero(keep)
 
-    cat_names, cat_idx = _factorize(cats if idx.size == n else [cats[i] for i in idx.tolist()])
-    n_cat = len(cat_names)
+    cat_idx, n_cat = _first_appearance(np.array(cols.category, dtype=np.int64)[idx], len(cols.categories))
     c_keep, v_keep, p_keep = correct[idx].astype(np.float64), variant[idx], parsed[idx]
 
     variant_accuracy: dict[int, float] = {}

@@ -70,7 +70,7 @@ _SINGLE_LINE = re.compile(r"^\s*[*_]*(?P<s>[A-Z])[*_]*\s*[).:]\s+\S.*$")
 # the optional word before it (separated by whitespace).
 _TRIGGER_NOUNS = ("answer", "option", "choice")
 _TRIGGER_PREFIXES = ("best", "correct", "final", "right")
-_SPACE = " \t\n\r\f\v"  # what \s matches in ASCII text
+_SPACE = " \t\n\r\f\v\x1c\x1d\x1e\x1f"  # what \s matches in ASCII text
 
 
 def _last_anchored(text: str) -> re.Match[str] | None:

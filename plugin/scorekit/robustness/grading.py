@@ -16,7 +16,7 @@ from scorekit.robustness.extract import extract_choice, extract_math_answer
 from scorekit.robustness.records import Record
 from scorekit.robustness.templates import get_template
 
-__all__ = ["prompt_for", "record_for", "equal_for", "original_index", "canonical_index"]
+__all__ = ["prompt_for", "record_for", "record_fields", "equal_for", "original_index", "canonical_index"]
 
 _RENDER: dict[tuple[str, str, int], Any] = {}
 
@@ -52,6 +52,12 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
     (the answer's *content*); correct iff it is ``gold_canonical``. Free form (MATH): the extracted answer
     string; correct iff :func:`~scorekit.metrics.math_equivalent` to ``gold``. ``sample`` is the repeat index
     (non-greedy). A variant outside ``0..n_variants - 1`` raises ValueError."""
+    return _RECORD(Record, record_fields(doc, output, sample))
+
+
+def record_fields(doc: Mapping[str, Any], output: str | None, sample: int | None = None) -> tuple:
+    """The seven fields of :func:`record_for`'s record as a plain tuple (readers store them
+    column-wise, :class:`~scorekit.robustness.records.RecordColumns`, without a Record each)."""
     if get_benchmark(doc["benchmark"]).options == 0:
         answer = extract_math_answer(output)
         correct = math_equivalent(answer, doc["gold"])
@@ -68,8 +74,7 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
     variant, n_variants = int(doc["variant"] if sample is None else sample), int(doc["n_variants"])
     if not 0 <= variant < n_variants:  # raised here, where the reader can name the file and line
         raise ValueError(f"question {str(doc['question_id'])!r}: variant {variant} outside 0..{n_variants - 1}")
-    return _RECORD(Record, (str(doc["question_id"]), str(doc["family"]), variant,
-                            n_variants, str(doc["category"]), answer, bool(correct)))
+    return (str(doc["question_id"]), str(doc["family"]), variant, n_variants, str(doc["category"]), answer, bool(correct))
 
 
 def equal_for(benchmark: str):

@@ -44,7 +44,7 @@ from scorekit.errors import ScorekitError
 from scorekit.harness_outputs import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, iter_samples, model_identity, results_harness, samples_name
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
-from scorekit.robustness.records import Record
+from scorekit.robustness.records import Record, RecordColumns
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
 
@@ -162,7 +162,7 @@ class _SamplesFile:
     model: str
     seed: int | None
     layout: str = ""
-    records: list[Record] = field(default_factory=list)
+    records: RecordColumns = field(default_factory=RecordColumns)
     notes: list[str] = field(default_factory=list)
     unmappable: str | None = None  # why the records could not be computed
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
@@ -298,12 +298,14 @@ def _upstream_option_order_missing(doc: dict[str, Any]) -> str | None:
 
 def _read_samples(sf: _SamplesFile) -> None:
     """Fill ``sf.records`` (variant/n_variants of upstream non-greedy rows are set later)."""
-    from scorekit.robustness.grading import record_for
+    from scorekit.robustness.grading import record_fields
 
     path = sf.path
     converter = _UpstreamConverter(sf.task)
     filters: dict[str, int] = defaultdict(int)
     chosen_filter: str | None = None
+    family, benchmark, name = sf.task.family, sf.task.benchmark, sf.task.name
+    add = sf.records.append
     for lineno, row in iter_samples(path):
         doc = row.get("doc")
         if not sf.layout:
@@ -314,7 +316,7 @@ def _read_samples(sf: _SamplesFile) -> None:
                     f"unknown layout: the doc is neither scorekit's nor upstream lm-eval's SCORE document (doc keys: {keys})",
                     path=path, where=f"line {lineno}")
             sf.layout = layout
-            if layout == "upstream" and sf.task.family == "option_order":
+            if layout == "upstream" and family == "option_order":
                 sf.unmappable = _upstream_option_order_missing(doc)
                 if sf.unmappable:
                     return
@@ -327,28 +329,30 @@ def _read_samples(sf: _SamplesFile) -> None:
         if filt != chosen_filter:
             continue
         outputs = _outputs(row, path, lineno)
+        layout = sf.layout
         try:
-            if sf.layout == "robustify":
-                _read_robust_row(sf, row, doc, path, lineno)
-            elif sf.layout == "scorekit":
-                if doc["family"] != sf.task.family or doc["benchmark"] != sf.task.benchmark:
-                    raise ValueError(f"document of {doc['benchmark']} {doc['family']} in a {sf.task.name} log")
-                if sf.task.family == "non_greedy":
-                    sf.records.extend(record_for(doc, out, sample=i) for i, out in enumerate(outputs))
+            if layout == "scorekit":
+                if doc["family"] != family or doc["benchmark"] != benchmark:
+                    raise ValueError(f"document of {doc['benchmark']} {doc['family']} in a {name} log")
+                if family == "non_greedy":
+                    for i, out in enumerate(outputs):
+                        add(*record_fields(doc, out, i))
                     # raw resps: lm-eval pads a data-parallel rank with extra responses on its last request
                     raw = _outputs(row, path, lineno, raw=True)[: len(outputs)]
                     sf.identical[str(doc["question_id"])] = samples_identical(raw)
                 else:
-                    sf.records.append(record_for(doc, outputs[0] if outputs else None))
+                    add(*record_fields(doc, outputs[0] if outputs else None))
+            elif layout == "robustify":
+                _read_robust_row(sf, row, doc, path, lineno)
             else:
                 converted = converter.convert(doc)
                 if converted is not None:
-                    sf.records.append(record_for(converted, outputs[0] if outputs else None))
-                    if sf.task.family == "non_greedy":
+                    add(*record_fields(converted, outputs[0] if outputs else None))
+                    if family == "non_greedy":
                         sf.texts[converted["question_id"]] = hash(tuple(_outputs(row, path, lineno, raw=True)[:1]))
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
+        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as exc:  # overflow: a variant beyond 64 bits
             what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
-            raise ScorekitError(f"cannot score this {sf.layout} SCORE sample: {what}", path=path, where=f"line {lineno}") from None
+            raise ScorekitError(f"cannot score this {layout} SCORE sample: {what}", path=path, where=f"line {lineno}") from None
     if len(filters) > 1:
         sf.notes.append(f"{path.name}: filters {sorted(filters)} logged; scored the '{chosen_filter}' rows")
     if converter.skipped_positions:
