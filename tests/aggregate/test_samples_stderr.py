@@ -183,3 +183,21 @@ def test_score_uses_the_same_stderr(tmp_path, capsys):
     (model,) = json.loads(out.read_text())["models"]
     assert model["overall_stderr"] == pytest.approx(se_inst / 0.8, rel=1e-12)
     assert "inst_level_strict_acc_stderr,none computed from" in capsys.readouterr().err
+
+
+def test_a_score_log_is_read_to_its_first_line_only(tmp_path, capsys):
+    """SCORE tasks write "N/A" stderr and a record per document: the first line tells the
+    record is no number, so a (possibly 1 GB) log is not read on for nothing."""
+    run = tmp_path / "run"
+    shutil.copytree(CORPUS / "lm-eval-0.4.13" / "score-scorekit", run)
+    logs = sorted(run.glob("*/samples_prompt_robustness_agieval_sat_math_*.jsonl"))
+    assert logs
+    for log in logs:  # the second line and every later one unreadable: reading on would say so
+        lines = log.read_text().splitlines()
+        log.write_text("\n".join(lines[:1] + ["{broken"] * len(lines[1:])) + "\n")
+    config = Path(__file__).resolve().parents[2] / "configs" / "score_demo_normalization.yaml"
+    assert main(["leaderboard", str(run), "--config", str(config), "--format", "json",
+                 "--output", str(tmp_path / "lb.json")]) == 0
+    err = capsys.readouterr().err
+    assert "no usable 0_accuracy_stderr,none, its per-document value is not a number or a list of 0/1 items" in err
+    assert "unreadable" not in err and "invalid JSON" not in err

@@ -420,7 +420,8 @@ def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None
     run wrote (:func:`scorekit.harness_outputs.run_samples_file`), for a results file without a
     usable stderr; ``(None, note)`` saying why not when it cannot be.
 
-    Per document the metric's value (a number, or IFEval's list of 0/1 instruction results)
+    Per document the metric's value (a number, or IFEval's list of 0/1 instruction results;
+    anything else, such as a SCORE record, stops the reading at its first line)
     is read from the rows of the metric's filter (``acc,none`` -> filter ``none``) and
     :func:`scorekit.metrics.intervals.clustered_stderr` applied. The value the samples give
     must equal the results file's (to 1e-9), else the samples are not that value's documents
@@ -444,10 +445,13 @@ def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None
             if row.get("filter", "none") != filt or name not in row:
                 continue
             value, doc = row[name], row.get("doc_id")
-            items = value if isinstance(value, list) else [value]
-            if not all(isinstance(x, (bool, int, float)) and x == x for x in items) or doc in seen:
-                why = "a repeated doc_id" if doc in seen else f"a value that is not a number or a list of numbers ({value!r:.40})"
-                return None, f"{path} line {lineno}: {why}; the stderr was not computed"
+            if isinstance(value, list):
+                usable = all(isinstance(x, (bool, int)) and x in (0, 1) for x in value)
+            else:
+                usable = isinstance(value, (bool, int, float)) and value == value
+            if not usable or doc in seen:
+                why = "doc_id repeated" if doc in seen else "not a number or a list of 0/1 items"
+                return None, f"its per-document value is {why} ({path} line {lineno}); the stderr was not computed"
             seen.add(doc)
             values.append(value)
     except ScorekitError as exc:
