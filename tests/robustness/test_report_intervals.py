@@ -150,3 +150,25 @@ def test_accuracy_interval_with_questions_of_different_sizes():
             ref = _index_bootstrap(lambda idx: right[idx].sum() / size[idx].sum(), len(right))
             se = (ref[1] - ref[0]) / 3.92
             assert (lo, hi) == pytest.approx(ref, abs=0.25 * se)
+
+
+@pytest.mark.parametrize("macro", [True, False])
+@pytest.mark.parametrize("all_right", [False, True])
+def test_an_accuracy_of_0_or_1_gets_a_wilson_interval_not_zero_width(macro, all_right):
+    """Every answer of prompt 2 wrong (or right), and of the whole family in the second case:
+    the bootstrap's draws are all equal there; the interval is Wilson's over the questions."""
+    n_q = 30
+    rng = np.random.default_rng(5)
+    correct = rng.random((n_q, 4)) < 0.5
+    correct[:, 2] = all_right
+    recs = [Record(str(q), "prompt", v, 4, f"cat{q % 3}", "A" if correct[q, v] else "B", bool(correct[q, v]))
+            for q in range(n_q) for v in range(4)]
+    s = summarize(recs, macro=macro, intervals=True)
+    lo, hi = wilson_interval(n_q if all_right else 0, n_q)
+    assert s.variant_accuracy[2] == (1.0 if all_right else 0.0)
+    assert s.variant_accuracy_ci[2] == pytest.approx((lo, hi) if all_right or not macro else (0.0, hi), abs=1e-12)
+    assert s.variant_accuracy_ci[2][1] - s.variant_accuracy_ci[2][0] > 0.1
+    family = [Record(r.question_id, r.family, r.variant, r.n_variants, r.category, "A" if all_right else "B", all_right)
+              for r in recs]
+    s = summarize(family, macro=macro, intervals=True)
+    assert s.accuracy_ci == pytest.approx((lo, 1.0) if all_right else (0.0, hi), abs=1e-12)

@@ -8,6 +8,8 @@ seed 0 (results are reproducible; pass ``seed=None`` for fresh randomness).
 Methods (``docs/uncertainty.md`` gives the measured coverage of each):
 
 - :func:`wilson_interval` — one accuracy (0/1 per question);
+- :func:`boundary_safe` — a bootstrap interval of an accuracy of 0 or 1 (zero width) replaced
+  by Wilson's over the questions;
 - :func:`bootstrap_interval` — any statistic of per-question values (corpus pass@k,
   G-Pass@k, mG-Pass@k, spreads across prompts or positions) by the percentile bootstrap;
 - :func:`paired_bootstrap` — the difference of one statistic between two runs on the same
@@ -128,6 +130,27 @@ def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[A
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
+
+
+def boundary_safe(estimate: float, interval: tuple[float, float], n: float,
+                  confidence: float = 0.95) -> tuple[float, float]:
+    """A resampling interval of an accuracy, made honest where every answer is wrong or right.
+
+    At ``estimate`` 0 (or 1) every bootstrap draw gives 0 (or 1), so the bootstrap interval
+    has zero width: a certainty that ``n`` questions cannot give. There the Wilson interval of
+    0 of ``n`` (or ``n`` of ``n``) questions is used, the question being the unit (conservative
+    when a question has several answers). Any other estimate keeps ``interval``.
+
+    >>> boundary_safe(0.0, (0.0, 0.0), 10)[1] == wilson_interval(0, 10)[1]
+    True
+    >>> boundary_safe(0.4, (0.1, 0.7), 10)
+    (0.1, 0.7)
+    """
+    if n > 0 and estimate == 0.0:
+        return 0.0, float(wilson_interval(0, n, confidence)[1])
+    if n > 0 and estimate == 1.0:
+        return float(wilson_interval(n, n, confidence)[0]), 1.0
+    return interval
 
 
 def _as_matrix(values: Any, name: str) -> np.ndarray:

@@ -222,7 +222,7 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
     docstring), from the records of complete questions (every question has all of *its*
     variants; option order gives a question as many as it has options, so a position such as
     J is present only in the questions that have it, and its accuracy counts only those)."""
-    from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
+    from scorekit.metrics.intervals import boundary_safe, bootstrap_intervals, wilson_interval
 
     nan2 = (_NAN, _NAN)
     if correct.size == 0:
@@ -286,7 +286,9 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
         # accuracies and spreads from one set of draws (two calls with one seed drew the same twice)
         results = bootstrap_intervals(columns, stats + spread_stats, confidence=confidence,
                                       method=["percentile"] * n_v + ["basic"] * len(spread_stats))
-        variant_ci = {int(v): (r.ci_low, r.ci_high) for v, r in zip(vs, results)}
+        estimates = per_variant(columns.mean(axis=0))
+        variant_ci = {int(v): boundary_safe(float(estimates[j]), (r.ci_low, r.ci_high), present[:, j].sum(), confidence)
+                      for j, (v, r) in enumerate(zip(vs, results))}
         acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
         if n_v < 2:
             return variant_ci, nan2, nan2, acc_ci
@@ -303,7 +305,7 @@ def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: n
     category when ``macro``; the statistic is total correct / total records (micro) or the mean
     over categories of that ratio (macro), so questions with different numbers of variants
     (answer positions) weigh as their records do."""
-    from scorekit.metrics.intervals import bootstrap_interval
+    from scorekit.metrics.intervals import boundary_safe, bootstrap_interval
 
     groups = cat if macro else np.zeros_like(cat)
     n_g = n_cat if macro else 1
@@ -319,7 +321,7 @@ def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: n
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a draw without some category: nanmean of the rest
         r = bootstrap_interval(np.hstack([right, count]), ratio, confidence=confidence)
-    return r.ci_low, r.ci_high
+    return boundary_safe(r.estimate, (r.ci_low, r.ci_high), n_q, confidence)
 
 
 def summarize(
