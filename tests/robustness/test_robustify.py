@@ -113,6 +113,11 @@ def samples_rows(out_dir: Path, task: str) -> list[dict]:
 
 # --- the independent oracle ------------------------------------------------------------------------
 
+def logged_ll(resp: list):
+    """The log-likelihood of one logged choice: ``[ll, is_greedy]`` (lm-eval 0.4), ``[[ll, is_greedy]]`` (0.5)."""
+    return resp[0][0] if isinstance(resp[0], list) else resp[0]
+
+
 def pair_cr(groups: list[list]) -> float:
     agree = total = 0
     for answers in groups:
@@ -134,7 +139,7 @@ def oracle_option_order(rows: list[dict]) -> dict:
         if all(len(c) == 1 for c in shown):  # labels: the options are the prompt's "X. text" lines
             lines = dict(line.split(". ", 1) for line in args[0]["arg_0"].splitlines() if line[1:3] == ". ")
             shown = [lines[c].strip() for c in shown]
-        lls = [float(r[0]) for r in row["filtered_resps"]]
+        lls = [float(logged_ll(r)) for r in row["filtered_resps"]]
         chosen = shown[max(range(len(lls)), key=lambda i: (lls[i], -i))]  # first of the best
         gold = mc_gold_text(doc).strip()
         position = doc["_robust"]["variant"]

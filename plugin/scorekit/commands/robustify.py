@@ -52,9 +52,9 @@ def _with_earlier(out_dir: Path, task: str, families: list[str]) -> list[str]:
 @lru_cache(maxsize=4)
 def _task_index(include: str | None) -> dict:
     """lm-eval's task index (built-ins and ``include``); ~10 s to build, so kept per process."""
-    from lm_eval.tasks import TaskManager
+    from scorekit.lm_eval.compat import task_index
 
-    return TaskManager(include_path=include).task_index
+    return task_index(include)
 
 
 def run(args: argparse.Namespace) -> int:
