@@ -364,6 +364,34 @@ def test_refusals(src, tmp_path, capsys, argv, message):
     assert not out.exists()
 
 
+@pytest.fixture(scope="module")
+def shapes_05(src, tmp_path_factory):
+    """local_mc with one lm-eval 0.5 config key each (0.4 has none of them; 0.5 would rewrite the
+    prompt or the scoring with it, or, for multiple_inputs, ask several prompts per document)."""
+    folder = tmp_path_factory.mktemp("shapes_05")
+    base = (src / "local_mc.yaml").read_text()
+    (folder / "local_mc.yaml").write_text(base)
+    for name, extra in (("mc_formats", "formats: mcqa\n"), ("mc_scorer", "scorer: first_token\n"),
+                        ("mc_inputs", "multiple_inputs: true\n")):
+        (folder / f"{name}.yaml").write_text(base.replace("task: local_mc\n", f"task: {name}\n") + extra)
+    return folder
+
+
+@pytest.mark.parametrize("task,message", [
+    ("mc_formats", "task mc_formats: sets the lm-eval 0.5 prompt format 'mcqa'"),
+    ("mc_scorer", "task mc_scorer: scored by the lm-eval 0.5 scorer 'first_token'"),
+    ("mc_inputs", "task mc_inputs: several inputs per document (multiple_inputs, winogrande's shape)"),
+    ("local_mc@cloze", "task local_mc@cloze: @cloze selects an lm-eval 0.5 prompt format, which scorekit robustify "
+                       "does not wrap; robustify local_mc"),
+])
+def test_refusals_of_lm_eval_05_task_shapes(shapes_05, tmp_path, capsys, task, message):
+    out = tmp_path / "out"
+    assert robustify(task, "--family", "option_order", "--include-path", str(shapes_05), "--output", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scorekit: error: ") and message in err and err.count("\n") == 1
+    assert not out.exists()
+
+
 def test_bad_templates_file_names_the_place(src, tmp_path, capsys):
     bad = tmp_path / "t.yml"
     bad.write_text('- "Q: {{question}"\n- "{{question}}"\n')

@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
     files: dict[str, str] = {}
     for name in dict.fromkeys(args.tasks):
         entry = index.get(name)
+        base, at, form = name.partition("@")
+        if entry is None and at and base in index:
+            raise ScorekitError(f"@{form} selects an lm-eval 0.5 prompt format, which scorekit robustify does not wrap; "
+                                f"robustify {base}", where=f"task {name}")
         if entry is None:
             raise ScorekitError("no such lm-eval task" + (f" (built-in or under {include})" if include else
                                                           " (give --include-path for your own tasks)"), where=f"task {name}")
