@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekit.cli import main
-from tests.robustness.robustify_fixtures import ARC_ROWS, HELLASWAG_ROWS, MC_ROWS, MMLU_ROWS, QA_ROWS, write_tasks
+from tests.robustness.robustify_fixtures import ARC_ROWS, HELLASWAG_ROWS, LM_EVAL_TASKS, MC_ROWS, MMLU_ROWS, QA_ROWS, write_tasks
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "tasks" / "robust_templates"
@@ -471,6 +471,51 @@ def test_sampled_families_keep_every_sample_through_the_task_filters():
         assert [step["function"] for step in pipeline["filter"]] == ["regex", "take_first_k"]
         assert pipeline["filter"][-1]["k"] == 5
     assert _sampled_filters(None, 3) == [{"name": "none", "filter": [{"function": "take_first_k", "k": 3}]}]
+
+
+def test_non_greedy_through_the_real_gsm8k_filters(tmp_path):
+    """lm-eval's own gsm8k config (two filter pipelines, regex + take_first): every sample kept
+    through each pipeline, and each pipeline's own exact_match decides correctness (checked
+    against the logged filtered answers; under lm-eval 0.5 the pipelines are separate scorers)."""
+    import re
+
+    rows = [{"question": "What is 2+3?", "answer": "2+3=5\n#### 5"}, {"question": "What is 10*7?", "answer": "10*7=70\n#### 70"},
+            {"question": "What is 9-4?", "answer": "9-4=5\n#### 5"}]
+    data = tmp_path / "gsm.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "gsm_local.yaml").write_text(
+        f"include: {LM_EVAL_TASKS / 'gsm8k' / 'gsm8k.yaml'}\ntask: gsm_local\ntag: []\ndataset_path: json\n"
+        f"dataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\n    train: {data}\n")
+    assert robustify("gsm_local", "--family", "non_greedy", "--samples", "3", "--include-path", str(src),
+                     "--output", str(tmp_path / "out")) == 0
+
+    def answers(context, gen_kwargs, doc):  # right and formatted, off by one, no "####"
+        gold = doc["answer"].split("#### ")[1]
+        return [f"So it is {gold}.\n#### {gold}", f"#### {int(gold) + 1}", f"I think {gold}"]
+
+    import lm_eval
+    from lm_eval.tasks import TaskManager
+
+    from tests.support.fake_lm import ScriptedLM
+
+    out = lm_eval.simple_evaluate(model=ScriptedLM(generate=answers), tasks=["robust_non_greedy_gsm_local"], num_fewshot=0,
+                                  bootstrap_iters=0, log_samples=True,
+                                  task_manager=TaskManager(include_path=[str(tmp_path / "out")], include_defaults=False))
+    got = out["results"]["robust_non_greedy_gsm_local"]
+    by_filter: dict[str, list] = defaultdict(list)
+    for row in out["samples"]["robust_non_greedy_gsm_local"]:
+        by_filter[row["filter"]].append((row["doc"]["answer"].split("#### ")[1], list(row["filtered_resps"][0])))
+    assert sorted(by_filter) == ["flexible-extract", "strict-match"]
+    for name, docs in by_filter.items():
+        assert all(len(outputs) == 3 for _, outputs in docs)
+        clean = [[re.sub(r"\.$", "", o.replace(",", "").replace("$", "")) for o in outputs] for _, outputs in docs]
+        correct = [o == gold for (gold, _), outputs in zip(docs, clean) for o in outputs]
+        assert close(got[f"non_greedy_accuracy,{name}"], sum(correct) / len(correct)), name
+        assert close(got[f"non_greedy_consistency_rate,{name}"], pair_cr([[" ".join(o.split()) for o in outs] for _, outs in docs]))
+    assert got["non_greedy_accuracy,strict-match"] == 1 / 3  # only the "#### N" answer passes the strict regex
+    assert got["non_greedy_accuracy,flexible-extract"] > 1 / 3  # the last number of "I think N" too
 
 
 def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):
