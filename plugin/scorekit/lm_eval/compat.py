@@ -33,10 +33,13 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
   sample: :func:`task_metrics`, :func:`primary_metric`, :func:`score_answer`,
   :func:`set_task_metrics`. Several inputs per document (winogrande's shape) are the config's
   ``multiple_inputs`` in 0.5 (0.4: ``doc_to_text`` returns an index): :func:`multiple_inputs`.
+  0.5 calls ``process_results`` once per scorer through ``Task._try_process_results(instances,
+  filter_key)``, which ``RobustTask`` overrides only to learn the pipeline's name.
 - **Targets**: 0.5 turns a digit-string target into an int even for ``generate_until`` (0.4
   keeps the text), and its ``exact_match`` then fails on it: :func:`generation_target`.
 - **Stderr**: 0.5 bootstraps every aggregation other than ``mean`` (0.4: a fixed list, ``"N/A"``
-  for the rest); ``ScoreTask.aggregate`` (0.5 only) turns that off for the SCORE tasks.
+  for the rest); ``ScoreTask.aggregate`` and ``RobustTask.aggregate`` (0.5 only) turn that off
+  for the SCORE and robustified tasks.
 
 Nothing else in scorekit tests the lm-eval version.
 """

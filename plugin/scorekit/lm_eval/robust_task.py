@@ -31,6 +31,11 @@ few-shot setup are the wrapped task's. Then:
   metric gives the answer its maximum 1 (exact-match-like metrics). Every metric key gets the
   same item (a record, or the list of a document's sampled records) and each aggregation
   computes :func:`scorekit.robustness.robustify.robust_metrics` from the items.
+
+lm-eval 0.5 (:mod:`scorekit.lm_eval.compat`): the class is combined with lm-eval's class for the
+wrapped task's output type; ``process_results`` is called once per filter pipeline (scorer) and
+the wrapped task's metrics are taken off the scorers (a generated answer is scored by the first
+metric of its pipeline); the aggregations get no bootstrapped stderr.
 """
 
 from __future__ import annotations
@@ -70,9 +75,7 @@ def wrapped_config(params: dict[str, Any]) -> dict[str, Any]:
     name = params["task"]
     path = params.get("config")
     if not (path and Path(path).is_file()):
-        from scorekit.lm_eval.compat import task_index
-
-        entry = task_index(params.get("include_path") or None).get(name)
+        entry = compat.task_index(params.get("include_path") or None).get(name)
         if entry is None or entry.yaml_path is None:
             raise ValueError(f"robustified task {name!r}: no such lm-eval task (include_path "
                              f"{params.get('include_path')!r}); run scorekit robustify again")
