@@ -89,7 +89,7 @@ def qa_answers(context: str, gen_kwargs: dict, doc: dict):
     return [doc["answer"].upper(), "no idea", doc["answer"] + "."]
 
 
-def evaluate(written: Path, tasks: list[str], out_dir: Path, **kwargs):
+def evaluate(written: Path, tasks: list[str], out_dir: Path, generate=None, **kwargs):
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
     from lm_eval.tasks import TaskManager
@@ -97,7 +97,7 @@ def evaluate(written: Path, tasks: list[str], out_dir: Path, **kwargs):
     from tests.support.fake_lm import ScriptedLM
 
     tracker = EvaluationTracker(output_path=str(out_dir))
-    lm = ScriptedLM(loglikelihood=biased_mc, generate=qa_answers)
+    lm = ScriptedLM(loglikelihood=biased_mc, generate=generate or qa_answers)
     out = lm_eval.simple_evaluate(model=lm, tasks=tasks, task_manager=TaskManager(include_path=[str(written)], include_defaults=False),
                                   log_samples=True, evaluation_tracker=tracker, bootstrap_iters=0, **kwargs)
     tracker.save_results_aggregated(results=out, samples=out["samples"])
@@ -516,6 +516,30 @@ def test_non_greedy_through_the_real_gsm8k_filters(tmp_path):
         assert close(got[f"non_greedy_consistency_rate,{name}"], pair_cr([[" ".join(o.split()) for o in outs] for _, outs in docs]))
     assert got["non_greedy_accuracy,strict-match"] == 1 / 3  # only the "#### N" answer passes the strict regex
     assert got["non_greedy_accuracy,flexible-extract"] > 1 / 3  # the last number of "I think N" too
+
+
+def test_answers_scored_by_the_task_own_process_results(src, tmp_path):
+    """A generation task with its own ``process_results`` (correct when the gold appears anywhere
+    in the answer, which exact_match would call wrong): the prompt family scores each answer with
+    it, as the wrapped task does."""
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "contains.py").write_text(
+        "def process_results(doc, results):\n"
+        "    return {'exact_match': float(doc['answer'].lower() in results[0].lower())}\n")
+    (tasks / "qa_contains.yaml").write_text(
+        (src / "local_qa.yaml").read_text().replace("task: local_qa\n", "task: qa_contains\n")
+        + "process_results: !function contains.process_results\n")
+    templates = tmp_path / "t.yml"
+    templates.write_text('- "Q: {{question}}\\nA:"\n- "{{question}}"\n')
+    assert robustify("qa_contains", "--family", "prompt", "--templates", str(templates), "--include-path", str(tasks),
+                     "--output", str(tmp_path / "out")) == 0
+
+    def answers(context, gen_kwargs, doc):  # the gold inside a sentence under the first template only
+        return f"It is {doc['answer']}, surely" if context.startswith("Q: ") else "nothing"
+
+    res = evaluate(tmp_path / "out", ["robust_prompt_qa_contains"], tmp_path / "logs", generate=answers)["robust_prompt_qa_contains"]
+    assert res["0_accuracy"] == 1.0 and res["1_accuracy"] == 0.0 and res["accuracy"] == 0.5
 
 
 def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):

@@ -205,9 +205,15 @@ def primary_metric(metrics: Any, filter_key: str | None = None) -> str | None:
 
 def score_answer(task: Any, metrics: Any, filter_key: str | None, doc: Any, output: Any) -> Any:
     """lm-eval 0.5: the value filter ``filter_key``'s first metric (see :func:`primary_metric`)
-    gives one (filtered) answer ``output`` of ``doc``: called as 0.5's scorers call it
+    gives one (filtered) answer ``output`` of ``doc``: from the task's own ``process_results``
+    when its YAML gives one (as 0.4 does), else called as 0.5's scorers call it
     (``compute([gold], [output], multiple_targets=...)``), its one value per sample unwrapped."""
     name = primary_metric(metrics, filter_key)
+    from lm_eval.api.task import Task
+
+    own = Task.process_results(task, doc, [output])  # the task's own process_results (YAML), or None
+    if own is not None:
+        return own.get(name)
     found = metrics.get(filter_key) if filter_key is not None else None
     metric = next(m for m in (found if found is not None else next(iter(metrics.values()))) if m.name == name)
     context = {"multiple_targets": True} if task._multiple_targets else {}
