@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekit.cli import main
-from tests.robustness.robustify_fixtures import ARC_ROWS, HELLASWAG_ROWS, MC_ROWS, MMLU_ROWS, QA_ROWS, write_tasks
+from tests.robustness.robustify_fixtures import ARC_ROWS, HELLASWAG_ROWS, LM_EVAL_TASKS, MC_ROWS, MMLU_ROWS, QA_ROWS, write_tasks
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "tasks" / "robust_templates"
@@ -89,7 +89,7 @@ def qa_answers(context: str, gen_kwargs: dict, doc: dict):
     return [doc["answer"].upper(), "no idea", doc["answer"] + "."]
 
 
-def evaluate(written: Path, tasks: list[str], out_dir: Path, **kwargs):
+def evaluate(written: Path, tasks: list[str], out_dir: Path, generate=None, **kwargs):
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
     from lm_eval.tasks import TaskManager
@@ -97,7 +97,7 @@ def evaluate(written: Path, tasks: list[str], out_dir: Path, **kwargs):
     from tests.support.fake_lm import ScriptedLM
 
     tracker = EvaluationTracker(output_path=str(out_dir))
-    lm = ScriptedLM(loglikelihood=biased_mc, generate=qa_answers)
+    lm = ScriptedLM(loglikelihood=biased_mc, generate=generate or qa_answers)
     out = lm_eval.simple_evaluate(model=lm, tasks=tasks, task_manager=TaskManager(include_path=[str(written)], include_defaults=False),
                                   log_samples=True, evaluation_tracker=tracker, bootstrap_iters=0, **kwargs)
     tracker.save_results_aggregated(results=out, samples=out["samples"])
@@ -112,6 +112,11 @@ def samples_rows(out_dir: Path, task: str) -> list[dict]:
 
 
 # --- the independent oracle ------------------------------------------------------------------------
+
+def logged_ll(resp: list):
+    """The log-likelihood of one logged choice: ``[ll, is_greedy]`` (lm-eval 0.4), ``[[ll, is_greedy]]`` (0.5)."""
+    return resp[0][0] if isinstance(resp[0], list) else resp[0]
+
 
 def pair_cr(groups: list[list]) -> float:
     agree = total = 0
@@ -134,7 +139,7 @@ def oracle_option_order(rows: list[dict]) -> dict:
         if all(len(c) == 1 for c in shown):  # labels: the options are the prompt's "X. text" lines
             lines = dict(line.split(". ", 1) for line in args[0]["arg_0"].splitlines() if line[1:3] == ". ")
             shown = [lines[c].strip() for c in shown]
-        lls = [float(r[0]) for r in row["filtered_resps"]]
+        lls = [float(logged_ll(r)) for r in row["filtered_resps"]]
         chosen = shown[max(range(len(lls)), key=lambda i: (lls[i], -i))]  # first of the best
         gold = mc_gold_text(doc).strip()
         position = doc["_robust"]["variant"]
@@ -359,6 +364,34 @@ def test_refusals(src, tmp_path, capsys, argv, message):
     assert not out.exists()
 
 
+@pytest.fixture(scope="module")
+def shapes_05(src, tmp_path_factory):
+    """local_mc with one lm-eval 0.5 config key each (0.4 has none of them; 0.5 would rewrite the
+    prompt or the scoring with it, or, for multiple_inputs, ask several prompts per document)."""
+    folder = tmp_path_factory.mktemp("shapes_05")
+    base = (src / "local_mc.yaml").read_text()
+    (folder / "local_mc.yaml").write_text(base)
+    for name, extra in (("mc_formats", "formats: mcqa\n"), ("mc_scorer", "scorer: first_token\n"),
+                        ("mc_inputs", "multiple_inputs: true\n")):
+        (folder / f"{name}.yaml").write_text(base.replace("task: local_mc\n", f"task: {name}\n") + extra)
+    return folder
+
+
+@pytest.mark.parametrize("task,message", [
+    ("mc_formats", "task mc_formats: sets the lm-eval 0.5 prompt format 'mcqa'"),
+    ("mc_scorer", "task mc_scorer: scored by the lm-eval 0.5 scorer 'first_token'"),
+    ("mc_inputs", "task mc_inputs: several inputs per document (multiple_inputs, winogrande's shape)"),
+    ("local_mc@cloze", "task local_mc@cloze: @cloze selects an lm-eval 0.5 prompt format, which scorekit robustify "
+                       "does not wrap; robustify local_mc"),
+])
+def test_refusals_of_lm_eval_05_task_shapes(shapes_05, tmp_path, capsys, task, message):
+    out = tmp_path / "out"
+    assert robustify(task, "--family", "option_order", "--include-path", str(shapes_05), "--output", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scorekit: error: ") and message in err and err.count("\n") == 1
+    assert not out.exists()
+
+
 def test_bad_templates_file_names_the_place(src, tmp_path, capsys):
     bad = tmp_path / "t.yml"
     bad.write_text('- "Q: {{question}"\n- "{{question}}"\n')
@@ -438,6 +471,75 @@ def test_sampled_families_keep_every_sample_through_the_task_filters():
         assert [step["function"] for step in pipeline["filter"]] == ["regex", "take_first_k"]
         assert pipeline["filter"][-1]["k"] == 5
     assert _sampled_filters(None, 3) == [{"name": "none", "filter": [{"function": "take_first_k", "k": 3}]}]
+
+
+def test_non_greedy_through_the_real_gsm8k_filters(tmp_path):
+    """lm-eval's own gsm8k config (two filter pipelines, regex + take_first): every sample kept
+    through each pipeline, and each pipeline's own exact_match decides correctness (checked
+    against the logged filtered answers; under lm-eval 0.5 the pipelines are separate scorers)."""
+    import re
+
+    rows = [{"question": "What is 2+3?", "answer": "2+3=5\n#### 5"}, {"question": "What is 10*7?", "answer": "10*7=70\n#### 70"},
+            {"question": "What is 9-4?", "answer": "9-4=5\n#### 5"}]
+    data = tmp_path / "gsm.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "gsm_local.yaml").write_text(
+        f"include: {LM_EVAL_TASKS / 'gsm8k' / 'gsm8k.yaml'}\ntask: gsm_local\ntag: []\ndataset_path: json\n"
+        f"dataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\n    train: {data}\n")
+    assert robustify("gsm_local", "--family", "non_greedy", "--samples", "3", "--include-path", str(src),
+                     "--output", str(tmp_path / "out")) == 0
+
+    def answers(context, gen_kwargs, doc):  # right and formatted, off by one, no "####"
+        gold = doc["answer"].split("#### ")[1]
+        return [f"So it is {gold}.\n#### {gold}", f"#### {int(gold) + 1}", f"I think {gold}"]
+
+    import lm_eval
+    from lm_eval.tasks import TaskManager
+
+    from tests.support.fake_lm import ScriptedLM
+
+    out = lm_eval.simple_evaluate(model=ScriptedLM(generate=answers), tasks=["robust_non_greedy_gsm_local"], num_fewshot=0,
+                                  bootstrap_iters=0, log_samples=True,
+                                  task_manager=TaskManager(include_path=[str(tmp_path / "out")], include_defaults=False))
+    got = out["results"]["robust_non_greedy_gsm_local"]
+    by_filter: dict[str, list] = defaultdict(list)
+    for row in out["samples"]["robust_non_greedy_gsm_local"]:
+        by_filter[row["filter"]].append((row["doc"]["answer"].split("#### ")[1], list(row["filtered_resps"][0])))
+    assert sorted(by_filter) == ["flexible-extract", "strict-match"]
+    for name, docs in by_filter.items():
+        assert all(len(outputs) == 3 for _, outputs in docs)
+        clean = [[re.sub(r"\.$", "", o.replace(",", "").replace("$", "")) for o in outputs] for _, outputs in docs]
+        correct = [o == gold for (gold, _), outputs in zip(docs, clean) for o in outputs]
+        assert close(got[f"non_greedy_accuracy,{name}"], sum(correct) / len(correct)), name
+        assert close(got[f"non_greedy_consistency_rate,{name}"], pair_cr([[" ".join(o.split()) for o in outs] for _, outs in docs]))
+    assert got["non_greedy_accuracy,strict-match"] == 1 / 3  # only the "#### N" answer passes the strict regex
+    assert got["non_greedy_accuracy,flexible-extract"] > 1 / 3  # the last number of "I think N" too
+
+
+def test_answers_scored_by_the_task_own_process_results(src, tmp_path):
+    """A generation task with its own ``process_results`` (correct when the gold appears anywhere
+    in the answer, which exact_match would call wrong): the prompt family scores each answer with
+    it, as the wrapped task does."""
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "contains.py").write_text(
+        "def process_results(doc, results):\n"
+        "    return {'exact_match': float(doc['answer'].lower() in results[0].lower())}\n")
+    (tasks / "qa_contains.yaml").write_text(
+        (src / "local_qa.yaml").read_text().replace("task: local_qa\n", "task: qa_contains\n")
+        + "process_results: !function contains.process_results\n")
+    templates = tmp_path / "t.yml"
+    templates.write_text('- "Q: {{question}}\\nA:"\n- "{{question}}"\n')
+    assert robustify("qa_contains", "--family", "prompt", "--templates", str(templates), "--include-path", str(tasks),
+                     "--output", str(tmp_path / "out")) == 0
+
+    def answers(context, gen_kwargs, doc):  # the gold inside a sentence under the first template only
+        return f"It is {doc['answer']}, surely" if context.startswith("Q: ") else "nothing"
+
+    res = evaluate(tmp_path / "out", ["robust_prompt_qa_contains"], tmp_path / "logs", generate=answers)["robust_prompt_qa_contains"]
+    assert res["0_accuracy"] == 1.0 and res["1_accuracy"] == 0.0 and res["accuracy"] == 0.5
 
 
 def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):

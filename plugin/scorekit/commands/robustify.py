@@ -52,9 +52,9 @@ def _with_earlier(out_dir: Path, task: str, families: list[str]) -> list[str]:
 @lru_cache(maxsize=4)
 def _task_index(include: str | None) -> dict:
     """lm-eval's task index (built-ins and ``include``); ~10 s to build, so kept per process."""
-    from lm_eval.tasks import TaskManager
+    from scorekit.lm_eval.compat import task_index
 
-    return TaskManager(include_path=include).task_index
+    return task_index(include)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
     files: dict[str, str] = {}
     for name in dict.fromkeys(args.tasks):
         entry = index.get(name)
+        base, at, form = name.partition("@")
+        if entry is None and at and base in index:
+            raise ScorekitError(f"@{form} selects an lm-eval 0.5 prompt format, which scorekit robustify does not wrap; "
+                                f"robustify {base}", where=f"task {name}")
         if entry is None:
             raise ScorekitError("no such lm-eval task" + (f" (built-in or under {include})" if include else
                                                           " (give --include-path for your own tasks)"), where=f"task {name}")

@@ -24,8 +24,22 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
 - **process_results** receives the repeats of a document flat (``[s_1, ..., s_n]``; 0.4:
   ``[[s_1, ..., s_n]]``): :func:`document_outputs`; and 0.5 reads a list value it returns as one
   score per repeat (keeping the first): :func:`document_values`.
+- **Task index**: ``TaskManager.task_index`` (0.4.13) is the private ``_task_index`` in 0.5
+  (same ``{name: Entry}`` with ``kind`` and ``yaml_path``): :func:`task_index`.
+- **A task's metrics** (``scorekit robustify``'s task replaces the wrapped task's metrics with
+  its own and still scores answers with the wrapped task's first metric): 0.4 keeps them by name
+  on the task (``_metric_fn_list``, ``_aggregation_list``, ...); 0.5 as ``Metric`` objects on each
+  filter's scorer, a metric called as ``compute([gold], [s_1, ..., s_n])`` with one value per
+  sample: :func:`task_metrics`, :func:`primary_metric`, :func:`score_answer`,
+  :func:`set_task_metrics`. Several inputs per document (winogrande's shape) are the config's
+  ``multiple_inputs`` in 0.5 (0.4: ``doc_to_text`` returns an index): :func:`multiple_inputs`.
+  0.5 calls ``process_results`` once per scorer through ``Task._try_process_results(instances,
+  filter_key)``, which ``RobustTask`` overrides only to learn the pipeline's name.
+- **Targets**: 0.5 turns a digit-string target into an int even for ``generate_until`` (0.4
+  keeps the text), and its ``exact_match`` then fails on it: :func:`generation_target`.
 - **Stderr**: 0.5 bootstraps every aggregation other than ``mean`` (0.4: a fixed list, ``"N/A"``
-  for the rest); ``ScoreTask.aggregate`` (0.5 only) turns that off for the SCORE tasks.
+  for the rest); ``ScoreTask.aggregate`` and ``RobustTask.aggregate`` (0.5 only) turn that off
+  for the SCORE and robustified tasks.
 
 Nothing else in scorekit tests the lm-eval version.
 """
@@ -38,7 +52,9 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["SCORERS", "register_metric", "registered_function", "scorer_call", "scorer_metric", "concrete_task_class",
-           "clone_request", "document_outputs", "document_values", "fewshot_split"]
+           "clone_request", "document_outputs", "document_values", "fewshot_split", "task_index", "task_metrics",
+           "primary_metric", "score_answer", "set_task_metrics", "multiple_inputs",
+           "generation_target"]
 
 # lm-eval 0.5 has the scorers package; 0.4.x does not (checked without importing lm-eval)
 SCORERS: bool = importlib.util.find_spec("lm_eval.scorers") is not None
@@ -157,3 +173,85 @@ def fewshot_split(task: Any) -> str | None:
     """The split a task draws few-shot examples from (0.4: ``task.fewshot_cfg``, 0.5: ``_fewshot_cfg``)."""
     cfg = task._fewshot_cfg if SCORERS else task.fewshot_cfg
     return cfg.split if cfg else None
+
+
+def task_index(include_path: str | None = None) -> dict[str, Any]:
+    """lm-eval's task index ``{name: Entry}`` (built-in tasks, then ``include_path``, which wins):
+    ``TaskManager.task_index`` in 0.4.13, ``TaskManager._task_index`` in 0.5."""
+    from lm_eval.tasks import TaskManager
+
+    manager = TaskManager(include_path=include_path)
+    return manager._task_index if SCORERS else manager.task_index
+
+
+def task_metrics(task: Any) -> Any:
+    """The metrics a task built from its config: 0.4 ``(functions by name, kwargs by name)``;
+    0.5 ``{filter name: [Metric, ...]}``."""
+    if SCORERS:
+        return {scorer.name: list(scorer.metrics or []) for scorer in task.scorers}
+    return dict(task._metric_fn_list), dict(task._metric_fn_kwargs)
+
+
+def primary_metric(metrics: Any, filter_key: str | None = None) -> str | None:
+    """Name of the first metric in ``metrics`` (from :func:`task_metrics`; 0.5: of filter
+    ``filter_key``, the first filter when None), or None when there is none."""
+    if SCORERS:
+        found = metrics.get(filter_key) if filter_key is not None else None
+        if found is None:
+            found = next(iter(metrics.values()), [])
+        return found[0].name if found else None
+    return next(iter(metrics[0]), None)
+
+
+def score_answer(task: Any, metrics: Any, filter_key: str | None, doc: Any, output: Any) -> Any:
+    """lm-eval 0.5: the value filter ``filter_key``'s first metric (see :func:`primary_metric`)
+    gives one (filtered) answer ``output`` of ``doc``: from the task's own ``process_results``
+    when its YAML gives one (as 0.4 does), else called as 0.5's scorers call it
+    (``compute([gold], [output], multiple_targets=...)``), its one value per sample unwrapped."""
+    name = primary_metric(metrics, filter_key)
+    from lm_eval.api.task import Task
+
+    own = Task.process_results(task, doc, [output])  # the task's own process_results (YAML), or None
+    if own is not None:
+        return own.get(name)
+    found = metrics.get(filter_key) if filter_key is not None else None
+    metric = next(m for m in (found if found is not None else next(iter(metrics.values()))) if m.name == name)
+    context = {"multiple_targets": True} if task._multiple_targets else {}
+    value = metric.compute([task.doc_to_target(doc)], [output], **context)
+    if isinstance(value, dict):
+        value = value.get(name, next(iter(value.values()), None))
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    return value
+
+
+def set_task_metrics(task: Any, metrics: dict[str, tuple[Callable[[list[Any]], float], bool]]) -> None:
+    """Make ``metrics`` (``{name: (aggregation, higher is better)}``) the task's metrics, computed by
+    its own ``process_results``; ``task.aggregation()`` / ``higher_is_better()`` must return
+    ``_aggregation_list`` / ``_higher_is_better`` (0.4 does; 0.5 needs the task to say so). 0.5:
+    the wrapped metrics leave the scorers, so no name of theirs can shadow one of these."""
+    task._metric_fn_list = dict.fromkeys(metrics)
+    task._metric_fn_kwargs = {name: {} for name in metrics}
+    task._aggregation_list = {name: agg for name, (agg, _) in metrics.items()}
+    task._higher_is_better = {name: hib for name, (_, hib) in metrics.items()}
+    if SCORERS:
+        for scorer in task.scorers:
+            scorer.metrics = []
+
+
+def multiple_inputs(task: Any) -> bool:
+    """lm-eval 0.5: the task's config declares several inputs per document (``multiple_inputs``);
+    always False in 0.4, where ``doc_to_text`` returning a choice index says so."""
+    return bool(getattr(task, "_multiple_inputs", False)) if SCORERS else False
+
+
+def generation_target(target: Any) -> Any:
+    """A ``generate_until`` target as text, as 0.4 gives it: 0.5 renders the answer ``"5"`` as the
+    int 5, which text metrics (``exact_match``) cannot compare; lists keep their items' text.
+
+    >>> generation_target(5), generation_target(["7", 8]), generation_target(True)
+    ('5', ['7', '8'], True)
+    """
+    if isinstance(target, list):
+        return [generation_target(t) for t in target]
+    return str(target) if isinstance(target, int) and not isinstance(target, bool) else target

@@ -31,6 +31,11 @@ few-shot setup are the wrapped task's. Then:
   metric gives the answer its maximum 1 (exact-match-like metrics). Every metric key gets the
   same item (a record, or the list of a document's sampled records) and each aggregation
   computes :func:`scorekit.robustness.robustify.robust_metrics` from the items.
+
+lm-eval 0.5 (:mod:`scorekit.lm_eval.compat`): the class is combined with lm-eval's class for the
+wrapped task's output type; ``process_results`` is called once per filter pipeline (scorer) and
+the wrapped task's metrics are taken off the scorers (a generated answer is scored by the first
+metric of its pipeline); the aggregations get no bootstrapped stderr.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
+from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness.analysis import metric_names
 from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
@@ -69,9 +75,7 @@ def wrapped_config(params: dict[str, Any]) -> dict[str, Any]:
     name = params["task"]
     path = params.get("config")
     if not (path and Path(path).is_file()):
-        from lm_eval.tasks import TaskManager
-
-        entry = TaskManager(include_path=params.get("include_path") or None).task_index.get(name)
+        entry = compat.task_index(params.get("include_path") or None).get(name)
         if entry is None or entry.yaml_path is None:
             raise ValueError(f"robustified task {name!r}: no such lm-eval task (include_path "
                              f"{params.get('include_path')!r}); run scorekit robustify again")
@@ -110,6 +114,13 @@ def _sampled_filters(filter_list: list[dict] | None, k: int) -> list[dict]:
 class RobustTask(ScorekitTask):
     """See the module docstring."""
 
+    def __new__(cls, *args: Any, config: dict | None = None, **kwargs: Any) -> RobustTask:
+        # the class lm-eval 0.5 combines this one with follows the WRAPPED task's output type
+        params = ((config or {}).get("metadata") or {}).get("robust")
+        if compat.SCORERS and isinstance(params, dict):
+            config = {"output_type": wrapped_config(params).get("output_type", "generate_until")}
+        return super().__new__(cls, *args, config=config, **kwargs)
+
     def __init__(self, *args: Any, config: dict | None = None, **kwargs: Any) -> None:
         config = dict(config or {})
         metadata = dict(config.get("metadata") or {})
@@ -138,17 +149,14 @@ class RobustTask(ScorekitTask):
             merged.update(repeats=self._samples, generation_kwargs=gen,
                           filter_list=_sampled_filters(inner.get("filter_list"), self._samples))
         super().__init__(*args, config=merged, **kwargs)
-        self._inner_metrics = (self._metric_fn_list, self._metric_fn_kwargs)
-        self._primary = next(iter(self._metric_fn_list), None)
+        self._filter_key: str | None = None  # lm-eval 0.5: the filter process_results is called for
+        self._inner_metrics = compat.task_metrics(self)
         n_max = max((int(m["n_variants"]) for m in self.eval_docs["_robust"]), default=0)
         if self._family == "prompt":
             n_max = len(self._templates) * self._samples
         names = robust_metric_names(self._family, n_max if self._family != "prompt" else len(self._templates), self._samples)
         self._names = names
-        self._metric_fn_list = dict.fromkeys(names)
-        self._metric_fn_kwargs = {n: {} for n in names}
-        self._aggregation_list = {n: self._aggregation(n) for n in names}
-        self._higher_is_better = {n: n not in LOWER_IS_BETTER for n in names}
+        compat.set_task_metrics(self, {n: (self._aggregation(n), n not in LOWER_IS_BETTER) for n in names})
 
     # --- documents -------------------------------------------------------------------------------
 
@@ -192,7 +200,7 @@ class RobustTask(ScorekitTask):
         return gold
 
     def multiple_input_doc(self, doc: dict) -> bool:
-        return isinstance(ConfigurableTask.doc_to_text(self, doc), int)
+        return compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int)
 
     def _labels(self) -> bool:
         """Choices are fixed labels (``doc_to_choice: ["A", "B", ...]``): the options are written
@@ -290,7 +298,8 @@ class RobustTask(ScorekitTask):
         meta = self._meta(doc)
         if meta is not None and doc_to_target is None and self._family == "option_order":
             return int(meta["variant"])
-        return super().doc_to_target(doc, doc_to_target)
+        target = super().doc_to_target(doc, doc_to_target)
+        return compat.generation_target(target) if self.OUTPUT_TYPE == "generate_until" else target
 
     # --- results ---------------------------------------------------------------------------------
 
@@ -299,17 +308,21 @@ class RobustTask(ScorekitTask):
                       self._wrapped, answer, bool(correct))
 
     def _inner_correct(self, doc: dict, output: str) -> bool:
-        if self._primary is None:
+        primary = compat.primary_metric(self._inner_metrics, self._filter_key)
+        if primary is None:
             raise ValueError(f"task {self._wrapped}: no metric to decide whether an answer is correct")
-        mine = (self._metric_fn_list, self._metric_fn_kwargs)
-        self._metric_fn_list, self._metric_fn_kwargs = self._inner_metrics
-        try:
-            value = ScorekitTask.process_results(self, doc, [output]).get(self._primary)
-        finally:
-            self._metric_fn_list, self._metric_fn_kwargs = mine
+        if compat.SCORERS:
+            value = compat.score_answer(self, self._inner_metrics, self._filter_key, doc, output)
+        else:
+            mine = (self._metric_fn_list, self._metric_fn_kwargs)
+            self._metric_fn_list, self._metric_fn_kwargs = self._inner_metrics
+            try:
+                value = ScorekitTask.process_results(self, doc, [output]).get(primary)
+            finally:
+                self._metric_fn_list, self._metric_fn_kwargs = mine
         if isinstance(value, bool) or isinstance(value, (int, float)):
             return float(value) >= 1.0
-        raise ValueError(f"task {self._wrapped}: its first metric {self._primary!r} gives {value!r} per answer, "
+        raise ValueError(f"task {self._wrapped}: its first metric {primary!r} gives {value!r} per answer, "
                          "not a number; scorekit robustify needs a 0/1 score")
 
     def process_results(self, doc: dict, results: list) -> dict:
@@ -326,9 +339,7 @@ class RobustTask(ScorekitTask):
             item: Any = self._record(meta, meta["variant"] if self._family != "prompt" else meta["template"],
                                      answer, answer == int(meta["gold_canonical"]))
         else:
-            outputs = results[0]
-            if isinstance(outputs, str) or self._samples == 1:
-                outputs = [outputs] if isinstance(outputs, str) else list(outputs)[:1]
+            outputs = compat.document_outputs(results)[: self._samples]
             first = int(meta["template"]) * self._samples if self._family == "prompt" else 0
             records = [self._record(meta, first + s, text_answer(out), self._inner_correct(doc, out))
                        for s, out in enumerate(outputs)]
@@ -341,7 +352,27 @@ class RobustTask(ScorekitTask):
             keys = [k for k in self._names if k != IDENTICAL]
         out = dict.fromkeys(keys, item)
         out.update(extra)
-        return out
+        return compat.document_values(out)
+
+    # --- lm-eval 0.5 ------------------------------------------------------------------------------
+
+    def _try_process_results(self, instances: Any, filter_key: str) -> Any:
+        """lm-eval 0.5 calls ``process_results`` once per filter through this method; the filter's
+        own metrics decide whether a generated answer is correct."""
+        self._filter_key = filter_key
+        return super()._try_process_results(instances, filter_key)
+
+    def aggregate(self, bootstrap_iters: int | None = None) -> Any:
+        """lm-eval 0.5 only: stderr ``"N/A"`` as 0.4 writes it for these aggregations (0.5 would
+        bootstrap them over documents, repeating variants of a question; the CR's uncertainty is
+        its interval over questions)."""
+        return super().aggregate(bootstrap_iters=0)
+
+    def aggregation(self) -> dict:
+        return dict(self._aggregation_list)
+
+    def higher_is_better(self) -> dict:
+        return dict(self._higher_is_better)
 
     def _aggregation(self, name: str):
         if name == IDENTICAL:

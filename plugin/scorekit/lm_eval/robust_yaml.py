@@ -60,6 +60,16 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     where = f"task {name}"
     if "class" in cfg:
         raise ScorekitError("a Python task class; scorekit robustify wraps YAML tasks only", where=where)
+    # keys of lm-eval 0.5 task configs (0.4 has none of them)
+    if cfg.get("formats") is not None:
+        raise ScorekitError(f"sets the lm-eval 0.5 prompt format {cfg['formats']!r}, which rewrites its prompt and "
+                            "scoring; scorekit robustify wraps tasks without a format", where=where)
+    if cfg.get("scorer") is not None:
+        raise ScorekitError(f"scored by the lm-eval 0.5 scorer {cfg['scorer']!r}; scorekit robustify scores answers "
+                            "with the task's metrics, so it wraps tasks without a scorer", where=where)
+    if cfg.get("multiple_inputs"):
+        raise ScorekitError("several inputs per document (multiple_inputs, winogrande's shape); scorekit robustify "
+                            "needs one prompt per document", where=where)
     output_type = cfg.get("output_type", "generate_until")
     if output_type not in ("multiple_choice", "generate_until"):
         raise ScorekitError(f"output type {output_type}; robustify handles multiple_choice and generate_until", where=where)
