@@ -217,6 +217,13 @@ def test_hand_written_bad_inputs(tmp_path):
         read_paths([folder])
 
 
+def _first_text(resps):
+    """The one answer of a line: lm-eval 0.4 writes ``["text"]``, 0.5 ``[["text"]]``."""
+    while isinstance(resps, list):
+        resps = resps[0]
+    return resps
+
+
 def test_scorekit_log_records_are_held_column_wise(scorekit_logs):
     """A samples log's records are kept as columns (issue 12, item 9), and are the records
     record_for gives line by line."""
@@ -226,7 +233,7 @@ def test_scorekit_log_records_are_held_column_wise(scorekit_logs):
     checked = 0
     for src in sorted(scorekit_logs["scorekit"].rglob("samples_*prompt*mmlu_pro*.jsonl")):
         (sample_set,) = read_paths([src]).samples
-        want = [record_for(row["doc"], row["filtered_resps"][0]) for row in build_logs.read_rows(src)]
+        want = [record_for(row["doc"], _first_text(row["filtered_resps"])) for row in build_logs.read_rows(src)]
         assert isinstance(sample_set.records, RecordColumns)
         assert list(sample_set.records) == want and len(want) == 10 * len(MMLU)
         checked += 1
