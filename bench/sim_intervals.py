@@ -23,7 +23,9 @@ from scipy.stats import binom
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekit.metrics import g_pass_at_k, mg_pass_at_k, pass_at_k  # noqa: E402
-from scorekit.metrics.intervals import bootstrap_interval, paired_bootstrap, spread_statistic, wilson_interval  # noqa: E402
+from scorekit.metrics.intervals import (  # noqa: E402
+    bootstrap_interval, paired_bootstrap, spread_bounds, spread_statistic, wilson_interval,
+)
 from tests.metrics.test_intervals import _paired_population  # noqa: E402
 
 SIZES = (50, 100, 200, 500, 1000)
@@ -68,18 +70,25 @@ def sampling_coverage(runs: int, nq: int, metric: str, k: int, tau: float = 0.0)
     return covered / runs
 
 
-def spread_coverage(runs: int, nq: int, kind: str, method: str = "basic") -> float:
-    """10 prompts whose accuracies differ by a prompt effect on a logit scale (true range ~0.2)."""
+def spread_coverage(runs: int, nq: int, kind: str, method: str = "box", span: float = 0.5) -> float:
+    """10 prompts whose accuracies differ by a prompt effect on a logit scale, from -span to
+    +span (span 0.5: true range ~0.17; span 0: equally accurate prompts, true spread 0).
+    ``method``: "box" (what scorekit reports: the spread of the prompts' Wilson intervals,
+    intervals.spread_bounds), or the "basic" / "percentile" bootstrap of the spread (used before)."""
     rng = np.random.default_rng(3)
     ability = rng.normal(0.3, 1.5, 2000)
-    effect = np.linspace(-0.5, 0.5, 10)
+    effect = np.linspace(-span, span, 10)
     p = 1 / (1 + np.exp(-(ability[:, None] + effect[None, :])))
     truth = float(spread_statistic(kind)(p.mean(axis=0)[None, :])[0])
     covered = 0
     for run in range(runs):
         x = (rng.random((nq, 10)) < p[rng.integers(0, 2000, nq)]).astype(float)
-        r = bootstrap_interval(x, spread_statistic(kind), seed=run, method=method)
-        covered += max(0.0, r.ci_low) <= truth <= max(0.0, r.ci_high)
+        if method == "box":
+            lo, hi = spread_bounds(kind, *wilson_interval(x.sum(axis=0), nq))
+        else:
+            r = bootstrap_interval(x, spread_statistic(kind), seed=run, method=method)
+            lo, hi = max(0.0, r.ci_low), max(0.0, r.ci_high)
+        covered += lo - 1e-12 <= truth <= hi + 1e-12
     return covered / runs
 
 
@@ -97,13 +106,16 @@ def main() -> None:
         ("G-Pass@8, tau=0.5", lambda n: sampling_coverage(args.runs, n, "g_pass", 8, 0.5)),
         ("G-Pass@8, tau=1", lambda n: sampling_coverage(args.runs, n, "g_pass", 8, 1.0)),
         ("mG-Pass@8", lambda n: sampling_coverage(args.runs, n, "mg_pass", 8)),
-        ("accuracy range, 10 prompts (basic)", lambda n: spread_coverage(args.runs, n, "range")),
-        ("accuracy std, 10 prompts (basic)", lambda n: spread_coverage(args.runs, n, "std")),
-        ("accuracy range, 10 prompts (percentile)", lambda n: spread_coverage(args.runs, n, "range", "percentile")),
-        ("accuracy std, 10 prompts (percentile)", lambda n: spread_coverage(args.runs, n, "std", "percentile")),
+        ("accuracy range, 10 prompts (box of Wilson intervals)", lambda n: spread_coverage(args.runs, n, "range")),
+        ("accuracy std, 10 prompts (box of Wilson intervals)", lambda n: spread_coverage(args.runs, n, "std")),
+        ("accuracy range, 10 equally accurate prompts (box)", lambda n: spread_coverage(args.runs, n, "range", span=0.0)),
+        ("accuracy std, 10 equally accurate prompts (box)", lambda n: spread_coverage(args.runs, n, "std", span=0.0)),
+        ("accuracy range, 10 prompts (basic bootstrap, before)", lambda n: spread_coverage(args.runs, n, "range", "basic")),
+        ("accuracy std, 10 equally accurate prompts (basic bootstrap, before)",
+         lambda n: spread_coverage(args.runs, n, "std", "basic", span=0.0)),
     ]
     if args.only == "spreads":
-        rows = rows[-4:]
+        rows = rows[-6:]
     for name, fn in rows:
         print(f"| {name} | " + " | ".join(f"{fn(n):.1%}" for n in SIZES) + " |", flush=True)
 

@@ -28,7 +28,8 @@ below 1/n_boot). With more than two runs every pair is compared, and the p-value
 Values (:func:`run_values`): each run's own value of every metric on all its questions, with a
 confidence interval over questions: Wilson for ``binary``; the percentile bootstrap over
 questions for ``mean`` (corpus pass@k, G-Pass@k and mG-Pass@k are means of per-question values)
-and ``ratio``; the basic (bias-correcting) bootstrap, cut at 0, for ``range`` and ``std``.
+and ``ratio``; for ``range`` and ``std`` the smallest and largest spread of the columns'
+accuracies inside their Wilson intervals (:func:`scorekit.metrics.intervals.spread_bounds`).
 
 Pairing: two runs are compared on the questions both have, for every task and metric both
 have with the same kind; the questions only one run has are named in a note (never dropped
@@ -44,8 +45,8 @@ from itertools import combinations
 
 import numpy as np
 
-from scorekit.metrics.intervals import (bootstrap_interval, holm, mcnemar_p, paired_bootstrap, spread_statistic,
-                                        wilson_interval)
+from scorekit.metrics.intervals import (bootstrap_interval, holm, mcnemar_p, paired_bootstrap, spread_bounds,
+                                        spread_statistic, wilson_interval)
 
 __all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "run_labels", "run_values"]
 
@@ -139,11 +140,11 @@ def _value_interval(kind: str, rows: np.ndarray, *, confidence: float, n_boot: i
     if kind == "binary":
         lo, hi = wilson_interval(rows[:, 0].sum(), len(rows), confidence)
         return lo, hi, "wilson"
-    basic = kind in ("range", "std")
-    boot = bootstrap_interval(rows, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed,
-                              method="basic" if basic else "percentile")
-    if basic:  # a spread is >= 0
-        return max(0.0, boot.ci_low), max(0.0, boot.ci_high), "basic bootstrap"
+    if kind in ("range", "std"):  # from the columns' Wilson intervals (the bootstrap of a spread undercovers)
+        lows, highs = wilson_interval(rows.sum(axis=0), len(rows), confidence)
+        lo, hi = spread_bounds(kind, lows, highs)
+        return lo, hi, "spread of Wilson intervals"
+    boot = bootstrap_interval(rows, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
     return boot.ci_low, boot.ci_high, "bootstrap"
 
 

@@ -23,10 +23,10 @@ variant is Wilson when micro (one 0/1 per complete question), and a bootstrap ov
 the macro mean when ``macro=True``; ``accuracy_ci`` (the family's accuracy over all its records,
 e.g. the non-greedy accuracy over 5 samples per question) is a percentile bootstrap over
 questions (a question's answers resampled together) (categories are then weighted equally, which Wilson does not
-know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are basic (bias-correcting,
-reverse-percentile) bootstrap intervals over questions (seed 0) of the spread of the
-per-variant accuracies (macro or micro as the values), cut at 0: sampling noise inflates a
-spread, so the interval usually sits below the estimate.
+know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are the smallest and largest spread
+of per-variant accuracies inside their intervals (:func:`scorekit.metrics.intervals.spread_bounds`):
+conservative, where the bootstrap of a spread undercovered (50-68% for equally accurate
+variants).
 Fewer than 2 complete questions: (nan, nan).
 
 Incomplete questions: a question with fewer records than its ``n_variants`` (``--limit`` cut
@@ -204,17 +204,6 @@ def unparsed_rate(records: Sequence[Record]) -> float:
     return float(np.mean([r.answer is None for r in records])) if records else _NAN
 
 
-def _spread_stats(per_variant, n_v: int) -> list:
-    """Range and std of the per-variant accuracies (``per_variant`` maps column means to them;
-    None: the columns are the accuracies) -- none with fewer than 2 variants."""
-    from scorekit.metrics.intervals import spread_statistic
-
-    if n_v < 2:
-        return []
-    return [spread_statistic(k) if per_variant is None else (lambda m, s=spread_statistic(k): s(per_variant(m)))
-            for k in ("range", "std")]
-
-
 def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool,
                confidence: float) -> tuple[dict[int, tuple[float, float]], tuple[float, float], tuple[float, float],
                                            tuple[float, float]]:
@@ -222,7 +211,7 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
     docstring), from the records of complete questions (every question has all of *its*
     variants; option order gives a question as many as it has options, so a position such as
     J is present only in the questions that have it, and its accuracy counts only those)."""
-    from scorekit.metrics.intervals import boundary_safe, bootstrap_intervals, wilson_interval
+    from scorekit.metrics.intervals import boundary_safe, bootstrap_intervals, spread_bounds, wilson_interval
 
     nan2 = (_NAN, _NAN)
     if correct.size == 0:
@@ -239,19 +228,6 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
     if not macro:
         variant_ci = {int(v): tuple(float(x) for x in wilson_interval(matrix[:, j].sum(), present[:, j].sum(), confidence))
                       for j, v in enumerate(vs)}
-        acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
-        if n_v < 2:
-            return variant_ci, nan2, nan2, acc_ci
-        if everywhere:
-            spread_results = bootstrap_intervals(matrix, _spread_stats(None, n_v), confidence=confidence, method="basic")
-        else:  # a position's accuracy = its correct answers / the questions that have it
-
-            def ratio(means: np.ndarray) -> np.ndarray:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    return means[..., :n_v] / means[..., n_v:]
-
-            spread_results = bootstrap_intervals(np.hstack([matrix, present]), _spread_stats(ratio, n_v),
-                                                 confidence=confidence, method="basic")
     else:
         # columns: correct x category one-hot per variant, then the category one-hot; the macro
         # accuracy of variant j = mean over present categories of (correct share / question share)
@@ -282,20 +258,16 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
             return np.stack(accs, axis=-1)
 
         stats = [lambda m, j=j: per_variant(m)[..., j] for j in range(n_v)]
-        spread_stats = _spread_stats(per_variant, n_v)
-        # accuracies and spreads from one set of draws (two calls with one seed drew the same twice)
-        results = bootstrap_intervals(columns, stats + spread_stats, confidence=confidence,
-                                      method=["percentile"] * n_v + ["basic"] * len(spread_stats))
+        results = bootstrap_intervals(columns, stats, confidence=confidence)
         estimates = per_variant(columns.mean(axis=0))
         variant_ci = {int(v): boundary_safe(float(estimates[j]), (r.ci_low, r.ci_high), present[:, j].sum(), confidence)
                       for j, (v, r) in enumerate(zip(vs, results))}
-        acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
-        if n_v < 2:
-            return variant_ci, nan2, nan2, acc_ci
-        spread_results = results[n_v:]
-    # spreads are inflated by sampling noise: the basic (bias-correcting) bootstrap, cut at 0
-    spreads = [(max(0.0, r.ci_low), max(0.0, r.ci_high)) for r in spread_results]
-    return variant_ci, spreads[0], spreads[1], acc_ci
+    acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
+    if n_v < 2:
+        return variant_ci, nan2, nan2, acc_ci
+    # a spread's interval from the accuracies' own (its bootstrap undercovers: intervals.spread_bounds)
+    lows, highs = zip(*variant_ci.values())
+    return variant_ci, spread_bounds("range", lows, highs), spread_bounds("std", lows, highs), acc_ci
 
 
 def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool,
