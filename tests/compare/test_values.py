@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import textwrap
 
 import numpy as np
 import pytest
@@ -37,31 +36,10 @@ def gpass_run(tmp_path_factory):
     from lm_eval.tasks import TaskManager
 
     from tests.support.fake_lm import ScriptedLM
+    from tests.support.sampling_task import write_sampling_task
 
     tmp = tmp_path_factory.mktemp("values_gpass")
-    data = tmp / "data.jsonl"
-    data.write_text("".join(json.dumps({"q": f"question {i}", "answer": f"a{i}", "i": i}) + "\n" for i in range(Q)))
-    tasks = tmp / "tasks"
-    tasks.mkdir()
-    (tasks / "sk_values.yaml").write_text(textwrap.dedent(f"""\
-        task: sk_values
-        class: !function scorekit.lm_eval.ScorekitTask
-        dataset_path: json
-        dataset_kwargs:
-          data_files:
-            test: {data}
-        test_split: test
-        doc_to_text: "Q: {{{{q}}}} A:"
-        output_type: generate_until
-        doc_to_target: "{{{{answer}}}}"
-        repeats: {N_SAMPLES}
-        generation_kwargs:
-          until: ["\\n"]
-        filter_list:
-          - name: all
-            filter:
-              - function: lowercase
-        metric_list:
+    tasks = write_sampling_task(tmp, "sk_values", n_docs=Q, n_samples=N_SAMPLES, metric_list="""\
           - metric: g_pass_at_k
             k: 4
             tau: [0.5, 1.0]
@@ -69,7 +47,7 @@ def gpass_run(tmp_path_factory):
             k: 4
           - metric: pass_at_k
             k: 2
-    """))
+    """)
 
     def generate(context, gen_kwargs, doc):
         c = _correct_count(doc["i"])

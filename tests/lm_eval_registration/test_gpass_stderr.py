@@ -9,9 +9,7 @@ and checks that the bootstrap over questions (scorekit.metrics.intervals) agrees
 
 from __future__ import annotations
 
-import json
 import math
-import textwrap
 
 import numpy as np
 import pytest
@@ -31,35 +29,13 @@ def test_lm_eval_stderr_is_the_standard_error_over_questions(tmp_path):
 
     from scorekit.metrics.intervals import bootstrap_interval
     from tests.support.fake_lm import ScriptedLM
+    from tests.support.sampling_task import write_sampling_task
 
-    docs = [{"q": f"question {i}", "answer": f"a{i}", "i": i} for i in range(N_DOCS)]
-    data = tmp_path / "data.jsonl"
-    data.write_text("".join(json.dumps(d) + "\n" for d in docs))
-    tasks = tmp_path / "tasks"
-    tasks.mkdir()
-    (tasks / "sk_gpass.yaml").write_text(textwrap.dedent(f"""\
-        task: sk_gpass
-        class: !function scorekit.lm_eval.ScorekitTask
-        dataset_path: json
-        dataset_kwargs:
-          data_files:
-            test: {data}
-        test_split: test
-        doc_to_text: "Q: {{{{q}}}} A:"
-        output_type: generate_until
-        doc_to_target: "{{{{answer}}}}"
-        repeats: {N_SAMPLES}
-        generation_kwargs:
-          until: ["\\n"]
-        filter_list:
-          - name: all
-            filter:
-              - function: lowercase
-        metric_list:
+    tasks = write_sampling_task(tmp_path, "sk_gpass", n_docs=N_DOCS, n_samples=N_SAMPLES, metric_list="""\
           - metric: g_pass_at_k
             k: 4
             tau: 0.5
-    """))
+    """)
 
     def generate(context, gen_kwargs, doc):
         c = _correct_count(doc["i"])
