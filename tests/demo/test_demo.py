@@ -67,6 +67,13 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["models"][0]["scores"]["Average"] == 0.0
     assert set(summary["models"][0]["scores"]) == {"MMLU-Pro", "AGIEval", "MATH", "Average"}
+    _check_summary_intervals(out, summary)
+    # every answer wrong: no bootstrap draw differs, so each part is taken at its Wilson bounds
+    # (MATH, chance 0: 6 questions, 2 per subject, upper bound of 0 of 2 right)
+    from scorekit.aggregate.normalize import normalize
+    from scorekit.metrics.intervals import wilson_interval
+
+    assert summary["models"][0]["scores_ci_high"]["MATH"] == pytest.approx(normalize(wilson_interval(0, 2)[1], 0.0))
 
     page = (out / "report.html").read_text()
     pngs = assert_self_contained(page)
@@ -117,6 +124,23 @@ def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
     defined = any(fam["consistency_rate"] is not None for fam in fams.values())
     assert len(assert_self_contained((out / "report.html").read_text())) == 2 + defined
     assert "Up to 4 tokens per multiple-choice answer and 4 per MATH answer" in (out / "report.html").read_text()
+    _check_summary_intervals(out, json.loads((out / "summary.json").read_text()))
+
+
+def _check_summary_intervals(out, summary):
+    """The summary's intervals: one per column, around the value, from a bootstrap whose estimate
+    is the summary's value (computed by the leaderboard code from the results files)."""
+    from scorekit.demo.pipeline import summary_intervals
+    from scorekit.aggregate.normalize import load_config
+    from scorekit.resources import config_path
+
+    (model,) = summary["models"]
+    again = summary_intervals(out / "lm_eval", load_config(config_path("score_demo_normalization.yaml")))
+    (estimates,) = again.values()
+    for column, value in model["scores"].items():
+        assert estimates[column][0] == pytest.approx(value, abs=1e-9)
+        assert model["scores_ci_low"][column] <= value <= model["scores_ci_high"][column]
+        assert model["scores_ci_high"][column] > model["scores_ci_low"][column]
 
 
 def test_missing_default_model_says_how_to_get_it(monkeypatch, tmp_path, capsys):

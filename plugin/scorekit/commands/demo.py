@@ -123,10 +123,18 @@ def run(args: argparse.Namespace) -> int:
             stages.update("report", 0, 1)
             report, report_json = pipeline.robustness_report(lm_eval_dir, sample_note=sample_note)
             config, rows = pipeline.normalized_summary(lm_eval_dir)
+            intervals = pipeline.summary_intervals(lm_eval_dir, config)
             score_cols = [*config.columns, *([config.average] if config.average else [])]
-            columns = ["Model", *score_cols, *(f"{c} Raw" for c in config.columns)]
-            table_rows = [[r.model, *(r.scores.get(c) for c in score_cols), *(r.raw.get(c) for c in config.columns)]
-                          for r in rows]
+
+            def ci(model: str, column: str) -> str | None:
+                found = intervals.get(model, {}).get(column)
+                return None if found is None else f"[{found[1]:.2f}, {found[2]:.2f}]"
+
+            # the terminal table: each score and its interval; report.html adds the raw accuracies
+            columns = ["Model", *(h for c in score_cols for h in (c, f"{c} 95% CI"))]
+            table_rows = [[r.model, *(v for c in score_cols for v in (r.scores.get(c), ci(r.model, c)))] for r in rows]
+            html_columns = [*columns, *(f"{c} Raw" for c in config.columns)]
+            html_rows = [[*row, *(r.raw.get(c) for c in config.columns)] for row, r in zip(table_rows, rows)]
             summary_title = config.name
             intro = [f"Model: {model_text}, run through lm-eval's {choice.name} model"
                      + (" with its chat template" if choice.chat_template else "") + ".",
@@ -134,13 +142,16 @@ def run(args: argparse.Namespace) -> int:
                      f"Raw results and samples: {lm_eval_dir} (scorekit robustness {lm_eval_dir} recomputes this report)."]
             page = render_html(report, title="scorekit demo: SCORE robustness", intro=intro,
                                sections=[Section("Leaderboard-style summary",
-                                                 render(columns, table_rows, "html", title=summary_title))],
+                                                 render(html_columns, html_rows, "html", title=summary_title))],
                                plots=not args.no_plots)
             write_text_atomic(out / "report.html", page)
             write_text_atomic(out / "report.json", json.dumps(report_json, indent=2) + "\n")
             write_text_atomic(out / "summary.json", json.dumps(
-                {"config": config.name, "models": [{"model": r.model, "scores": r.scores, "raw": r.raw,
-                                                    "missing": r.missing} for r in rows]}, indent=2) + "\n")
+                {"config": config.name, "models": [
+                    {"model": r.model, "scores": r.scores, "raw": r.raw, "missing": r.missing,
+                     "scores_ci_low": {c: v[1] for c, v in intervals.get(r.model, {}).items()},
+                     "scores_ci_high": {c: v[2] for c, v in intervals.get(r.model, {}).items()}}
+                    for r in rows]}, indent=2) + "\n")
             stages.update("report", 1, 1)
 
     main_columns, main_rows = summary_table(report)

@@ -261,3 +261,108 @@ def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normali
     config = load_config(config_path(config_name))
     loaded = load_results([lm_eval_dir])
     return config, compute_leaderboard(loaded.models.values(), config)
+
+
+
+def summary_intervals(lm_eval_dir: Path, config, confidence: float = 0.95) -> dict[str, dict[str, tuple[float, float, float]]]:
+    """``{model: {column: (estimate, low, high)}}`` for the summary's columns and Average, by a
+    bootstrap over questions of the summary itself (:func:`normalized_summary`).
+
+    The results files have no stderr for SCORE's per-prompt accuracies (``"N/A"``), and the ten
+    prompts of a column are answered on the same questions, so propagating stderr as for
+    independent parts would be wrong. Instead every question of every column is one row (its
+    0/1 per prompt, split by category for a macro accuracy), the rows are resampled together,
+    and each draw recomputes every part as the harness does (``k_accuracy``: correct share;
+    ``k_macro_accuracy``: mean over categories), normalizes it with the part's chance level
+    and averages the parts and the columns. Percentile bootstrap, 2000 draws, seed 0; the
+    estimate equals the summary's value (tested). Where every draw gives the same score (every
+    part at 0 or 1 on every question), each part is taken at the ends of its Wilson interval
+    instead. A model without the logs of every part gets no interval.
+    """
+    import warnings
+
+    import numpy as np
+
+    from scorekit.aggregate.normalize import normalize
+    from scorekit.harness_outputs import ungrouped
+    from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
+    from scorekit.robustness.readers import read_paths
+
+    records: dict[str, dict[str, list]] = {}
+    for sample_set in read_paths([lm_eval_dir]).samples:
+        records.setdefault(sample_set.model, {})[ungrouped(sample_set.task.name)] = list(sample_set.records)
+    scale = np.vectorize(normalize, otypes=[float])
+    out: dict[str, dict[str, tuple[float, float, float]]] = {}
+    for model, by_task in records.items():
+        columns = []  # (column name, [(task, prompt, macro, lower), ...])
+        for bench in config.benchmarks:
+            parts = []
+            for part in bench.parts:
+                prompt, _, kind = part.metric.partition(",")[0].partition("_")
+                if part.results_key not in by_task or not prompt.isdigit() or kind not in ("accuracy", "macro_accuracy"):
+                    break
+                parts.append((part.results_key, int(prompt), kind == "macro_accuracy", part.lower))
+            else:
+                columns.append((bench.column, parts))
+        if len(columns) != len(config.benchmarks):
+            continue
+        macro = {task: m for _, parts in columns for task, _, m, _ in parts}
+        rows: dict[tuple[str, str], int] = {}
+        index: dict[tuple, int] = {}  # ("share", task, group) or ("right", task, prompt, group) -> column of x
+        cells: list[tuple[int, tuple, float]] = []
+        for task, is_macro in macro.items():
+            for r in by_task[task]:
+                group = r.category if is_macro else ""
+                if (task, r.question_id) not in rows:
+                    rows[(task, r.question_id)] = len(rows)
+                    cells.append((rows[(task, r.question_id)], ("share", task, group), 1.0))
+                cells.append((rows[(task, r.question_id)], ("right", task, r.variant, group), float(r.correct)))
+        for _, key, _ in cells:
+            index.setdefault(key, len(index))
+        x = np.zeros((len(rows), len(index)))
+        for row, key, value in cells:
+            x[row, index[key]] = value
+        groups = {task: sorted({k[2] for k in index if k[0] == "share" and k[1] == task}) for task in macro}
+
+        def accuracy(m: np.ndarray, task: str, prompt: int) -> np.ndarray:
+            share = np.stack([m[..., index[("share", task, g)]] for g in groups[task]], axis=-1)
+            right = np.stack([m[..., index[("right", task, prompt, g)]] if ("right", task, prompt, g) in index
+                              else np.zeros(m.shape[:-1]) for g in groups[task]], axis=-1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if macro[task]:  # categories a draw misses are left out, as the harness would
+                    return np.nanmean(np.where(share > 0, right / share, np.nan), axis=-1)
+                return right.sum(axis=-1) / share.sum(axis=-1)
+
+        def scores(m: np.ndarray) -> np.ndarray:
+            return np.stack([np.mean([scale(accuracy(m, task, prompt), lower) for task, prompt, _, lower in parts], axis=0)
+                             for _, parts in columns], axis=-1)
+
+        stats = [lambda m, j=j: scores(m)[..., j] for j in range(len(columns))]
+        names = [name for name, _ in columns]
+        if config.average is not None:
+            stats.append(lambda m: scores(m).mean(axis=-1))
+            names.append(config.average)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # nanmean of a draw without some category
+            results = bootstrap_intervals(x, stats, confidence=confidence)
+            # every draw the same (every part's accuracy 0 or 1 on every question): the bootstrap
+            # says nothing; each part is then taken at the ends of its Wilson interval over its
+            # questions (as intervals.boundary_safe does for one accuracy), the score being
+            # monotone in every part
+            full = x.mean(axis=0)
+            n_q = {task: sum(1 for t, _ in rows if t == task) for task in macro}
+
+            def at(end: int) -> np.ndarray:
+                values = []
+                for _, parts in columns:
+                    values.append(np.mean([normalize(float(wilson_interval(accuracy(full, t, k) * n_q[t], n_q[t],
+                                                                           confidence)[end]), lower)
+                                           for t, k, _, lower in parts]))
+                return np.array(values + ([float(np.mean(values))] if config.average is not None else []))
+
+            if any(r.ci_low == r.ci_high for r in results):
+                low, high = at(0), at(1)
+                results = [r._replace(ci_low=min(r.ci_low, low[j]), ci_high=max(r.ci_high, high[j]))
+                           if r.ci_low == r.ci_high else r for j, r in enumerate(results)]
+        out[model] = {name: (r.estimate, r.ci_low, r.ci_high) for name, r in zip(names, results)}
+    return out
