@@ -13,7 +13,6 @@ import gc
 import math
 import sys
 import time
-from pathlib import Path
 
 from scorekit.errors import one_line
 
