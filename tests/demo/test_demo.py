@@ -130,12 +130,12 @@ def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
 def _check_summary_intervals(out, summary):
     """The summary's intervals: one per column, around the value, from a bootstrap whose estimate
     is the summary's value (computed by the leaderboard code from the results files)."""
-    from scorekit.demo.pipeline import summary_intervals
+    from scorekit.demo.pipeline import read_logs, summary_intervals
     from scorekit.aggregate.normalize import load_config
     from scorekit.resources import config_path
 
     (model,) = summary["models"]
-    again = summary_intervals(out / "lm_eval", load_config(config_path("score_demo_normalization.yaml")))
+    again = summary_intervals(read_logs(out / "lm_eval").samples, load_config(config_path("score_demo_normalization.yaml")))
     (estimates,) = again.values()
     for column, value in model["scores"].items():
         assert estimates[column][0] == pytest.approx(value, abs=1e-9)

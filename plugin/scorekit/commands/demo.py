@@ -121,9 +121,10 @@ def run(args: argparse.Namespace) -> int:
                 batch_size=batch, device=args.device, seed=args.seed, progress=stages.update, threads=threads,
             )
             stages.update("report", 0, 1)
-            report, report_json = pipeline.robustness_report(lm_eval_dir, sample_note=sample_note)
+            logs = pipeline.read_logs(lm_eval_dir)
+            report, report_json = pipeline.robustness_report(logs, sample_note=sample_note)
             config, rows = pipeline.normalized_summary(lm_eval_dir)
-            intervals = pipeline.summary_intervals(lm_eval_dir, config)
+            intervals = pipeline.summary_intervals(logs.samples, config)
             score_cols = [*config.columns, *([config.average] if config.average else [])]
 
             def ci(model: str, column: str) -> str | None:

@@ -236,16 +236,23 @@ def prepare_output_dir(out_dir: Path) -> Path:
     return out_dir
 
 
-def robustness_report(lm_eval_dir: Path, *, sample_note: str | None = None) -> tuple[Any, dict[str, Any]]:
-    """Build the SCORE report (object and JSON form) from the run's logs.
+def read_logs(lm_eval_dir: Path):
+    """The run's SCORE logs (:func:`scorekit.robustness.readers.read_paths`), read once for the
+    report and the summary's intervals."""
+    from scorekit.robustness.readers import read_paths
+
+    return read_paths([lm_eval_dir])
+
+
+def robustness_report(logs, *, sample_note: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """Build the SCORE report (object and JSON form) from the run's logs (:func:`read_logs`).
 
     The demo runs some AGIEval subsets and MATH subjects on purpose, so only those are
     expected (:func:`planned_subsets`); ``sample_note`` says what the sample is instead.
     """
-    from scorekit.robustness.readers import read_paths
     from scorekit.robustness.report import build_report, report_to_json
 
-    report = build_report(read_paths([lm_eval_dir]), planned_subsets=planned_subsets())
+    report = build_report(logs, planned_subsets=planned_subsets())
     if sample_note:
         report.notes.insert(0, sample_note)
     return report, report_to_json(report)
@@ -264,9 +271,10 @@ def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normali
 
 
 
-def summary_intervals(lm_eval_dir: Path, config, confidence: float = 0.95) -> dict[str, dict[str, tuple[float, float, float]]]:
+def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, dict[str, tuple[float, float, float]]]:
     """``{model: {column: (estimate, low, high)}}`` for the summary's columns and Average, by a
-    bootstrap over questions of the summary itself (:func:`normalized_summary`).
+    bootstrap over questions of the summary itself (:func:`normalized_summary`), from the
+    run's sample sets (``read_logs(...).samples``).
 
     The results files have no stderr for SCORE's per-prompt accuracies (``"N/A"``), and the ten
     prompts of a column are answered on the same questions, so propagating stderr as for
@@ -286,10 +294,9 @@ def summary_intervals(lm_eval_dir: Path, config, confidence: float = 0.95) -> di
     from scorekit.aggregate.normalize import normalize
     from scorekit.harness_outputs import ungrouped
     from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
-    from scorekit.robustness.readers import read_paths
 
     records: dict[str, dict[str, list]] = {}
-    for sample_set in read_paths([lm_eval_dir]).samples:
+    for sample_set in samples:
         records.setdefault(sample_set.model, {})[ungrouped(sample_set.task.name)] = list(sample_set.records)
     scale = np.vectorize(normalize, otypes=[float])
     out: dict[str, dict[str, tuple[float, float, float]]] = {}
