@@ -22,8 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "and accuracy spreads the paired-bootstrap difference and p-value. With more than two "
             "runs every pair is compared and p-values are Holm-adjusted per task and metric. "
             "With one RUN, or --values, each run's own values on all its questions are shown instead, "
-            "with 95% intervals over questions (Wilson for 0/1 metrics; bootstrap for the rest, such "
-            "as corpus pass@k, G-Pass@k and mG-Pass@k); JSON always holds both lists. "
+            "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
+            "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
+            "mG-Pass@k); JSON always holds both lists. "
             "Methods and their weak spots: docs/uncertainty.md."
         ),
     )
@@ -112,8 +113,10 @@ def run(args: argparse.Namespace) -> int:
     runs = [Run(label, model, str(path), tasks, notes)
             for label, path, (model, tasks, notes) in zip(labels, args.runs, read)]
     notes = [f"{r.label} ({r.source}): {n}" for r in runs for n in r.notes]
-    values = run_values(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
     show_values = args.values or len(runs) == 1
+    # the values table is shown, or is the JSON's second list (always there); else not computed
+    values = (run_values(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
+              if show_values or args.format == "json" else [])
     comparisons: list = []
     if len(runs) > 1:
         comparisons, pair_notes = compare_runs(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         if not comparisons and not show_values:
             raise ScorekitError("the runs share no task and metric with common questions; nothing to compare"
                                 + (f" ({notes[0]})" if notes else ""))
-    if not values:
+    if show_values and not values:
         raise ScorekitError("no per-question values found in the samples logs; nothing to show")
     emit(render(comparisons, notes, args.format, confidence=args.confidence, values=values,
                 show_values=show_values), output)
