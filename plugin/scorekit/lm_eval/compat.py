@@ -196,11 +196,16 @@ def primary_metric(metrics: Any, filter_key: str | None = None) -> str | None:
     """Name of the first metric in ``metrics`` (from :func:`task_metrics`; 0.5: of filter
     ``filter_key``, the first filter when None), or None when there is none."""
     if SCORERS:
-        found = metrics.get(filter_key) if filter_key is not None else None
-        if found is None:
-            found = next(iter(metrics.values()), [])
+        found = _filter_metrics(metrics, filter_key)
         return found[0].name if found else None
     return next(iter(metrics[0]), None)
+
+
+def _filter_metrics(metrics: dict[str, list], filter_key: str | None) -> list:
+    """lm-eval 0.5: the metrics of filter ``filter_key`` (from :func:`task_metrics`), those of the
+    first filter when None or unknown."""
+    found = metrics.get(filter_key) if filter_key is not None else None
+    return found if found is not None else next(iter(metrics.values()), [])
 
 
 def score_answer(task: Any, metrics: Any, filter_key: str | None, doc: Any, output: Any) -> Any:
@@ -214,8 +219,7 @@ def score_answer(task: Any, metrics: Any, filter_key: str | None, doc: Any, outp
     own = Task.process_results(task, doc, [output])  # the task's own process_results (YAML), or None
     if own is not None:
         return own.get(name)
-    found = metrics.get(filter_key) if filter_key is not None else None
-    metric = next(m for m in (found if found is not None else next(iter(metrics.values()))) if m.name == name)
+    metric = next(m for m in _filter_metrics(metrics, filter_key) if m.name == name)
     context = {"multiple_targets": True} if task._multiple_targets else {}
     value = metric.compute([task.doc_to_target(doc)], [output], **context)
     if isinstance(value, dict):
