@@ -238,18 +238,18 @@ def bootstrap_interval(
     called on a batch of resampled means at once; default: the mean of a 1-D input. The
     estimate is the statistic of the full data. Corpus pass@k, G-Pass@k and mG-Pass@k are
     means of per-question values (:mod:`scorekit.metrics.sampling`), so their interval is
-    ``bootstrap_interval(per_question_values)``; a spread is a statistic of a (Q, variants)
-    matrix of 0/1 (:func:`spread_statistic`). The interval is the expanded percentile one
+    ``bootstrap_interval(per_question_values)``. The interval is the expanded percentile one
     (tail levels widened for Q: Hesterberg 2015).
 
     ``method="basic"`` gives the basic (reverse-percentile) interval [2θ - q_hi, 2θ - q_lo],
-    which corrects a statistic's first-order bias: use it for spreads (range, std across
-    prompts), which sampling noise inflates -- their percentile interval covered ~60% at 100
-    questions, the basic one 92-94% (docs/uncertainty.md).
+    which corrects a statistic's first-order bias (``compare`` uses it for the paired
+    difference of two runs' spreads). Neither covers a spread itself honestly (the range ~90%;
+    the std of equally accurate prompts 50-58%: docs/uncertainty.md): use
+    :func:`spread_bounds` for that.
 
     Weak: the percentile bootstrap undercovers with few questions (below ~30), for biased
-    statistics (spreads: use ``basic``), and when every question has the same value (the
-    interval collapses to a point). Fewer than 2 questions: (estimate, nan, nan).
+    statistics, and when every question has the same value (the interval collapses to a point:
+    :func:`boundary_safe` for an accuracy). Fewer than 2 questions: (estimate, nan, nan).
 
     >>> r = bootstrap_interval([1, 0, 1, 1, 0, 1, 1, 1, 0, 1] * 10)
     >>> r.estimate, r.n, r.ci_low < 0.7 < r.ci_high
@@ -270,7 +270,7 @@ def bootstrap_intervals(
 ) -> list[BootstrapResult]:
     """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
     (one resampling pass however many statistics). ``method``: one for all statistics, or one
-    per statistic (accuracies ``"percentile"`` and spreads ``"basic"`` from the same draws).
+    per statistic (``"percentile"`` and ``"basic"`` intervals from the same draws).
 
     >>> [r.estimate for r in bootstrap_intervals([[1, 0], [1, 1], [0, 0]], [spread_statistic("range"), lambda m: m[..., 0]])]
     [0.3333333333333333, 0.6666666666666666]

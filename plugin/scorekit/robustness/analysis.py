@@ -20,10 +20,11 @@ Definitions (Q = complete questions of the family, see "Incomplete questions"):
 
 Intervals (with ``intervals=True``; :mod:`scorekit.metrics.intervals`, at ``confidence``): ``variant_accuracy_ci`` per
 variant is Wilson when micro (one 0/1 per complete question), and a bootstrap over questions of
-the macro mean when ``macro=True``; ``accuracy_ci`` (the family's accuracy over all its records,
-e.g. the non-greedy accuracy over 5 samples per question) is a percentile bootstrap over
-questions (a question's answers resampled together) (categories are then weighted equally, which Wilson does not
-know about); ``accuracy_range_ci`` and ``accuracy_std_ci`` are the smallest and largest spread
+the macro mean when ``macro=True`` (categories are then weighted equally, which Wilson does not
+know about); ``accuracy_ci`` (the family's accuracy over all its records, e.g. the non-greedy
+accuracy over 5 samples per question) is a percentile bootstrap over questions (a question's
+answers resampled together). A bootstrapped accuracy of exactly 0 or 1 gets Wilson's interval
+over the questions instead (:func:`scorekit.metrics.intervals.boundary_safe`). ``accuracy_range_ci`` and ``accuracy_std_ci`` are the smallest and largest spread
 of per-variant accuracies inside their intervals (:func:`scorekit.metrics.intervals.spread_bounds`):
 conservative, where the bootstrap of a spread undercovered (50-68% for equally accurate
 variants).
@@ -331,11 +332,10 @@ def summarize(
     answers_all = cols.answers
     parsed = np.array([a is not None for a in answers_all], dtype=bool).reshape(n)
     n_q = len(q_names)
-    recs = cols
 
     if n and (variant.min() < 0 or np.any(variant >= nvar)):
         bad = int(np.flatnonzero((variant < 0) | (variant >= nvar))[0])
-        raise ScorekitError(f"question {recs[bad].question_id!r}: variant {recs[bad].variant} outside 0..{recs[bad].n_variants - 1}")
+        raise ScorekitError(f"question {cols[bad].question_id!r}: variant {cols[bad].variant} outside 0..{cols[bad].n_variants - 1}")
     nv_max = np.zeros(n_q, dtype=np.int64)
     nv_min = np.full(n_q, np.iinfo(np.int64).max)
     np.maximum.at(nv_max, q_idx, nvar)
@@ -349,7 +349,7 @@ def summarize(
         uniq_keys = np.unique(key)
         if uniq_keys.size != n:
             dup = np.setdiff1d(np.arange(n), np.unique(key, return_index=True)[1])[0]
-            raise ScorekitError(f"question {recs[dup].question_id!r}: variant {recs[dup].variant} appears more than once")
+            raise ScorekitError(f"question {cols[dup].question_id!r}: variant {cols[dup].variant} appears more than once")
     complete_q = counts == nv_max
     n_incomplete = int(n_q - complete_q.sum())
     incomplete_names = tuple(str(x) for x in q_names[~complete_q])

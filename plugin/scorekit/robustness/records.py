@@ -116,7 +116,7 @@ class RecordColumns(Sequence[Record]):
 
     def append(self, question_id: str, family: str, variant: int, n_variants: int, category: str,
                answer: Hashable | None, correct: bool) -> None:
-        """Add one record given as its fields (variant and n_variants must fit in 16 bits)."""
+        """Add one record given as its fields (variant and n_variants must fit in 64 bits: an OverflowError otherwise)."""
         q_codes, f_codes, c_codes = self._codes
         q = q_codes.get(question_id)
         if q is None:

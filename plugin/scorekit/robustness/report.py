@@ -27,7 +27,7 @@ JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
               "consistency_rate": float | null,       # null: undefined (no two parsed answers)
               "consistency_rate_ci": [low, high] | [null, null] | null,  # no interval / not logged
               "variant_accuracy_ci": {"0": [low, high], ...},  # Wilson (micro) / bootstrap (macro)
-              "accuracy_range_ci", "accuracy_std_ci": [low, high] | null,  # bootstrap over questions
+              "accuracy_range_ci", "accuracy_std_ci": [low, high] | null,  # spread within the variants' intervals
               "accuracy_ci": [low, high] | null,  # bootstrap over questions; null from results files
               # and for every "<name>_ci": "<name>_ci_low", "<name>_ci_high" (maps for variants)
               "unparsed_rate": float | null, "identical_sample_rate": float | null,
