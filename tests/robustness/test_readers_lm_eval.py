@@ -17,6 +17,7 @@ import pytest
 from scorekit.errors import ScorekitError
 from scorekit.robustness.readers import classify_task, read_paths
 from scorekit.robustness.records import as_record
+from tests.robustness.parallel_check import assert_parts_read_the_same
 from tests.robustness.report_fixtures import build_logs
 
 pytestmark = pytest.mark.slow
@@ -238,3 +239,12 @@ def test_scorekit_log_records_are_held_column_wise(scorekit_logs):
         assert list(sample_set.records) == want and len(want) == 10 * len(MMLU)
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("which", ["upstream", "scorekit"])
+def test_logs_read_in_parts_as_whole(upstream, scorekit_logs, which):
+    """Every layout lm-eval wrote here (upstream's five-seed non-greedy runs and MATH, scorekit's
+    own tasks) reads the same split over three processes as read whole (issue 12, item 9)."""
+    logs = upstream if which == "upstream" else scorekit_logs
+    for folder in logs.values():
+        assert_parts_read_the_same([folder])

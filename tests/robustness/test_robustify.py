@@ -473,12 +473,9 @@ def test_sampled_families_keep_every_sample_through_the_task_filters():
     assert _sampled_filters(None, 3) == [{"name": "none", "filter": [{"function": "take_first_k", "k": 3}]}]
 
 
-def test_non_greedy_through_the_real_gsm8k_filters(tmp_path):
-    """lm-eval's own gsm8k config (two filter pipelines, regex + take_first): every sample kept
-    through each pipeline, and each pipeline's own exact_match decides correctness (checked
-    against the logged filtered answers; under lm-eval 0.5 the pipelines are separate scorers)."""
-    import re
-
+def _robust_gsm(tmp_path: Path) -> Path:
+    """lm-eval's own gsm8k config on three local rows, robustified (non-greedy, 3 samples) into
+    ``tmp_path / "out"``."""
     rows = [{"question": "What is 2+3?", "answer": "2+3=5\n#### 5"}, {"question": "What is 10*7?", "answer": "10*7=70\n#### 70"},
             {"question": "What is 9-4?", "answer": "9-4=5\n#### 5"}]
     data = tmp_path / "gsm.jsonl"
@@ -490,10 +487,42 @@ def test_non_greedy_through_the_real_gsm8k_filters(tmp_path):
         f"dataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\n    train: {data}\n")
     assert robustify("gsm_local", "--family", "non_greedy", "--samples", "3", "--include-path", str(src),
                      "--output", str(tmp_path / "out")) == 0
+    return tmp_path / "out"
 
-    def answers(context, gen_kwargs, doc):  # right and formatted, off by one, no "####"
-        gold = doc["answer"].split("#### ")[1]
-        return [f"So it is {gold}.\n#### {gold}", f"#### {int(gold) + 1}", f"I think {gold}"]
+
+def _gsm_answers(doc: dict) -> list[str]:  # right and formatted, off by one, no "####"
+    gold = doc["answer"].split("#### ")[1]
+    return [f"So it is {gold}.\n#### {gold}", f"#### {int(gold) + 1}", f"I think {gold}"]
+
+
+def test_a_log_of_two_filter_pipelines_read_whole_and_in_parts(tmp_path):
+    """The real gsm8k filters write each document twice (strict-match, flexible-extract): the
+    report scores the first row's pipeline and says so; read in parts by three processes, the
+    log reads the same (issue 12, item 9)."""
+    from tests.robustness.parallel_check import assert_parts_read_the_same
+    from tests.robustness.report_fixtures.build_logs import run_lm_eval
+
+    tasks = _robust_gsm(tmp_path)
+    run_lm_eval(tmp_path / "logs", ["robust_non_greedy_gsm_local"], tasks, _gsm_answers, "org/gsm-model", num_fewshot=0)
+    read = assert_parts_read_the_same([tmp_path / "logs"])
+    (sample_set,) = read.samples
+    first = next(iter(samples_rows(tmp_path / "logs", "robust_non_greedy_gsm_local")))
+    assert first["filter"] in ("strict-match", "flexible-extract")
+    assert any(f"scored the '{first['filter']}' rows" in n and "flexible-extract" in n and "strict-match" in n
+               for n in sample_set.notes), sample_set.notes
+    assert len(sample_set.records) == 3 * 3  # three documents, three samples each, one pipeline
+
+
+def test_non_greedy_through_the_real_gsm8k_filters(tmp_path):
+    """lm-eval's own gsm8k config (two filter pipelines, regex + take_first): every sample kept
+    through each pipeline, and each pipeline's own exact_match decides correctness (checked
+    against the logged filtered answers; under lm-eval 0.5 the pipelines are separate scorers)."""
+    import re
+
+    _robust_gsm(tmp_path)
+
+    def answers(context, gen_kwargs, doc):
+        return _gsm_answers(doc)
 
     import lm_eval
     from lm_eval.tasks import TaskManager
@@ -552,3 +581,12 @@ def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):
     assert group["task"] == ["robust_prompt_local_qa", "robust_non_greedy_local_qa"]
     task = yaml.safe_load((tmp_path / "robust_non_greedy_local_qa.yaml").read_text().replace("!function ", ""))
     assert task["metadata"]["robust"]["samples"] == 5  # SCORE's default
+
+
+def test_robustify_logs_read_in_parts_as_whole(mc_run, qa_run):
+    """Logs of robustified tasks (option order; prompt and non-greedy with three samples each)
+    read the same split over three processes as read whole (issue 12, item 9)."""
+    from tests.robustness.parallel_check import assert_parts_read_the_same
+
+    for _, out in (mc_run, qa_run):
+        assert_parts_read_the_same([out])

@@ -127,8 +127,10 @@ def run_lm_eval(
     policy: Policy,
     model_name: str,
     seed: int = 0,
+    num_fewshot: int | None = None,
 ) -> None:
-    """One ``simple_evaluate`` run saved with lm-eval's ``EvaluationTracker``."""
+    """One ``simple_evaluate`` run saved with lm-eval's ``EvaluationTracker`` (``num_fewshot``:
+    as ``--num_fewshot``; None keeps each task's own)."""
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
     from lm_eval.tasks import TaskManager
@@ -142,6 +144,7 @@ def run_lm_eval(
         model=lm,
         model_args=f"pretrained={model_name}",
         tasks=tasks,
+        num_fewshot=num_fewshot,
         task_manager=tm,
         log_samples=True,
         evaluation_tracker=tracker,

@@ -32,11 +32,12 @@ Also read: the file upstream's ``non_greedy_summarizer.py`` writes into its ``--
 from __future__ import annotations
 
 import math
+import os
 import re
 import string
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +169,11 @@ class _SamplesFile:
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
     texts: dict[str, int] = field(default_factory=dict)  # non-greedy, upstream runs: question -> hash(raw text)
     samples_per_variant: int = 1  # robustify layout, prompt family
+    # what the notes are made of (counted while reading, so that parts read apart add up)
+    chosen_filter: str | None = None  # the first row's filter: only its rows are scored
+    filters: Counter[str] = field(default_factory=Counter)
+    skipped_positions: int = 0  # upstream option-order rows past the question's last option
+    untested: set[str] = field(default_factory=set)  # questions with more options than upstream tries
 
 
 def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False) -> list[str]:
@@ -296,37 +302,43 @@ def _upstream_option_order_missing(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def _read_samples(sf: _SamplesFile) -> None:
-    """Fill ``sf.records`` (variant/n_variants of upstream non-greedy rows are set later)."""
+def _set_layout(sf: _SamplesFile, doc: Any, lineno: int) -> None:
+    """Decide the file's layout from its first sample's ``doc`` (and whether upstream option
+    order can be mapped back at all: ``sf.unmappable``)."""
+    layout = _detect_layout(doc, sf.task)
+    if layout is None:
+        keys = sorted(doc)[:12] if isinstance(doc, dict) else type(doc).__name__
+        raise ScorekitError(
+            f"unknown layout: the doc is neither scorekit's nor upstream lm-eval's SCORE document (doc keys: {keys})",
+            path=sf.path, where=f"line {lineno}")
+    sf.layout = layout
+    if layout == "upstream" and sf.task.family == "option_order":
+        sf.unmappable = _upstream_option_order_missing(doc)
+
+
+def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> None:
+    """Add the records of the file's samples (all, or those of the lines beginning in the byte
+    range ``start``..``end``, see :func:`_read_parts`) to ``sf``; variant/n_variants of upstream
+    non-greedy rows are set later. The notes are made by :func:`_finish`."""
     from scorekit.robustness.grading import record_fields
 
     path = sf.path
     converter = _UpstreamConverter(sf.task)
-    filters: dict[str, int] = defaultdict(int)
-    chosen_filter: str | None = None
     family, benchmark, name = sf.task.family, sf.task.benchmark, sf.task.name
-    add = sf.records.append
-    for lineno, row in iter_samples(path):
+    add, filters = sf.records.append, sf.filters
+    for lineno, row in iter_samples(path, start, end):
         doc = row.get("doc")
         if not sf.layout:
-            layout = _detect_layout(doc, sf.task)
-            if layout is None:
-                keys = sorted(doc)[:12] if isinstance(doc, dict) else type(doc).__name__
-                raise ScorekitError(
-                    f"unknown layout: the doc is neither scorekit's nor upstream lm-eval's SCORE document (doc keys: {keys})",
-                    path=path, where=f"line {lineno}")
-            sf.layout = layout
-            if layout == "upstream" and family == "option_order":
-                sf.unmappable = _upstream_option_order_missing(doc)
-                if sf.unmappable:
-                    return
+            _set_layout(sf, doc, lineno)
+        if sf.unmappable:
+            return
         if not isinstance(doc, dict):
             raise ScorekitError("sample has no 'doc' object", path=path, where=f"line {lineno}")
         filt = str(row.get("filter", "none"))
         filters[filt] += 1
-        if chosen_filter is None:
-            chosen_filter = filt
-        if filt != chosen_filter:
+        if sf.chosen_filter is None:
+            sf.chosen_filter = filt
+        if filt != sf.chosen_filter:
             continue
         outputs = _outputs(row, path, lineno)
         layout = sf.layout
@@ -353,16 +365,25 @@ def _read_samples(sf: _SamplesFile) -> None:
         except (KeyError, ValueError, TypeError, IndexError, OverflowError) as exc:  # overflow: a variant beyond 64 bits
             what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
             raise ScorekitError(f"cannot score this {layout} SCORE sample: {what}", path=path, where=f"line {lineno}") from None
-    if len(filters) > 1:
-        sf.notes.append(f"{path.name}: filters {sorted(filters)} logged; scored the '{chosen_filter}' rows")
-    if converter.skipped_positions:
+    sf.skipped_positions += converter.skipped_positions
+    sf.untested |= converter.untested
+
+
+def _finish(sf: _SamplesFile) -> None:
+    """The notes of a file read whole or in parts."""
+    if sf.unmappable:
+        return
+    path = sf.path
+    if len(sf.filters) > 1:
+        sf.notes.append(f"{path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
+    if sf.skipped_positions:
         sf.notes.append(
-            f"{converter.skipped_positions} upstream option-order row(s) put the answer at a position past the "
+            f"{sf.skipped_positions} upstream option-order row(s) put the answer at a position past the "
             "question's last option (upstream repeats the original order there); left out")
-    if converter.untested:
+    if sf.untested:
         k = _UPSTREAM_POSITIONS[sf.task.benchmark]
         sf.notes.append(
-            f"{len(converter.untested)} question(s) have more options than the {k} positions upstream's "
+            f"{len(sf.untested)} question(s) have more options than the {k} positions upstream's "
             f"{sf.task.name} tries (A-{LETTERS[k - 1]}): the correct answer was never shown at their later positions")
 
 
@@ -385,13 +406,108 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         sf.identical[key] = samples_identical(raw)
 
 
+# --- reading in parts ------------------------------------------------------------------------
+
+CHUNK_BYTES = 32 << 20  # a part of a samples log read by one process is at least this big
+
+
+def _part(sf: _SamplesFile) -> _SamplesFile:
+    """An empty copy of ``sf`` (layout and chosen filter kept) to read one part into."""
+    return replace(sf, records=RecordColumns(), notes=[], identical={}, texts={}, filters=Counter(),
+                   skipped_positions=0, untested=set())
+
+
+def _read_task(task: tuple[_SamplesFile, int, int | None]) -> _SamplesFile | None:
+    """One part read (in a worker process); None when it holds an error, which the parent then
+    finds again by reading the whole file, so that the message names the file's line."""
+    sf, start, end = task
+    try:
+        _read_samples(sf, start, end)
+    except ScorekitError:
+        return None
+    return sf
+
+
+def _read_parts(files: list[_SamplesFile], jobs: int, chunk_bytes: int = CHUNK_BYTES) -> None:
+    """Read every samples file into its ``_SamplesFile``, as reading them one after the other
+    from the start would: same records in the same order, same notes, the first error in file
+    order. With ``jobs > 1`` the files, and the lines of a file of at least twice
+    ``chunk_bytes``, are spread over up to ``jobs`` processes (:mod:`scorekit.parallel`)."""
+    from scorekit.harness_outputs import samples_chunks
+    from scorekit.parallel import map_in_order
+
+    if jobs > 1 and len(files) > 0 and sum(os.path.getsize(sf.path) for sf in files) < chunk_bytes:
+        jobs = 1  # too little to share out
+    if jobs <= 1:
+        for sf in files:
+            _read_samples(sf)
+            _finish(sf)
+        return
+    tasks: list[tuple[int, tuple[_SamplesFile, int, int | None]]] = []
+    for i, sf in enumerate(files):
+        ranges = samples_chunks(sf.path, jobs, chunk_bytes)
+        if len(ranges) > 1:
+            try:  # every part needs the layout and the filter the first sample decides
+                for lineno, row in iter_samples(sf.path):
+                    _set_layout(sf, row.get("doc"), lineno)
+                    sf.chosen_filter = str(row.get("filter", "none"))
+                    break
+            except ScorekitError:
+                sf.layout, sf.unmappable = "", None
+                ranges = []
+            else:
+                if sf.unmappable:
+                    continue
+                tasks.extend((i, (_part(sf), a, b)) for a, b in ranges)
+                continue
+        tasks.append((i, (_part(sf), 0, None)))
+    parts: dict[int, list[_SamplesFile | None]] = defaultdict(list)
+    for (i, _), part in zip(tasks, map_in_order(_read_task, [t for _, t in tasks], jobs)):
+        parts[i].append(part)
+    for i, sf in enumerate(files):
+        got = parts.get(i, [])
+        if any(part is None for part in got):
+            sf.layout, sf.unmappable, sf.chosen_filter = "", None, None
+            _read_samples(sf)  # raises the error with its place
+        else:
+            for part in got:
+                _merge_part(sf, part)  # type: ignore[arg-type]
+        _finish(sf)
+
+
+def _merge_part(sf: _SamplesFile, part: _SamplesFile) -> None:
+    if not sf.layout or part.unmappable:
+        sf.layout, sf.unmappable = part.layout, part.unmappable
+    if sf.chosen_filter is None:
+        sf.chosen_filter = part.chosen_filter
+    if len(part.records):
+        sf.samples_per_variant = part.samples_per_variant
+    sf.records.extend(part.records)
+    sf.identical.update(part.identical)
+    sf.texts.update(part.texts)
+    sf.filters.update(part.filters)
+    sf.skipped_positions += part.skipped_positions
+    sf.untested |= part.untested
+
+
 # --- the reader ------------------------------------------------------------------------------
 
 
 class LmEvalLogsReader:
-    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring)."""
+    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring).
+
+    ``jobs``: processes that read samples logs (default :func:`scorekit.parallel.default_jobs`;
+    1 reads everything in this process); ``chunk_bytes``: the smallest part of one log a
+    process reads.
+    """
 
     name = "lm-eval"
+
+    def __init__(self, jobs: int | None = None, chunk_bytes: int = CHUNK_BYTES) -> None:
+        from scorekit.parallel import default_jobs
+
+        self.jobs = default_jobs() if jobs is None else jobs
+        self.chunk_bytes = chunk_bytes
 
     def claims(self, path: Path) -> bool:
         return path.suffix == ".json" or SAMPLES_NAME.match(path.name) is not None
@@ -445,8 +561,7 @@ class LmEvalLogsReader:
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
 
-        for sf in sample_files:
-            _read_samples(sf)
+        _read_parts(sample_files, self.jobs, self.chunk_bytes)
         out.samples.extend(_merge_sample_files(sample_files, out.notes))
         out.aggregates.extend(_aggregates(results, out.notes))
         return out

@@ -1,0 +1,47 @@
+"""Work spread over processes, where a user waits on big inputs.
+
+Used by ``scorekit robustness`` to read samples logs: one log of 1 GB takes seconds to parse,
+and the parse splits by lines (``bench/bench_robustness_log.py --jobs``). Processes are forked
+(Linux only): a worker starts in milliseconds with everything the parent imported, and returns
+its results pickled. Elsewhere, or with ``jobs=1``, the same work runs in this process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+__all__ = ["JOBS_MAX", "default_jobs", "map_in_order"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+JOBS_MAX = 8  # the default's cap: a shared login node is not all ours
+
+
+def default_jobs() -> int:
+    """The processors this process may run on (``os.sched_getaffinity``), at most :data:`JOBS_MAX`."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, JOBS_MAX))
+
+
+def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
+    """``[fn(item) for item in items]``, computed by up to ``jobs`` forked processes.
+
+    ``fn`` must be a module-level function; items and results are pickled. An exception in a
+    worker is raised here. With ``jobs <= 1``, one item, or no ``fork`` (not Linux), nothing is
+    forked.
+    """
+    jobs = min(jobs, len(items))
+    if jobs <= 1 or not sys.platform.startswith("linux"):
+        return [fn(item) for item in items]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(fn, items))
