@@ -33,15 +33,23 @@ def default_jobs() -> int:
 def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     """``[fn(item) for item in items]``, computed by up to ``jobs`` forked processes.
 
-    ``fn`` must be a module-level function; items and results are pickled. An exception in a
-    worker is raised here. With ``jobs <= 1``, one item, or no ``fork`` (not Linux), nothing is
-    forked.
+    ``fn`` must be a module-level function without side effects; items and results are
+    pickled. An exception in a worker is raised here. A worker that dies (killed, out of
+    memory) has every item computed again in this process. With ``jobs <= 1``, one item, or no
+    ``fork`` (not Linux), nothing is forked.
     """
     jobs = min(jobs, len(items))
     if jobs <= 1 or not sys.platform.startswith("linux"):
         return [fn(item) for item in items]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    try:
         return list(pool.map(fn, items))
+    except BrokenProcessPool:
+        pass
+    finally:  # on an error or Ctrl-C, the items not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [fn(item) for item in items]

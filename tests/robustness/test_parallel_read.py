@@ -30,6 +30,19 @@ def _fail(x: int) -> int:
     return x
 
 
+PARENT = os.getpid()
+
+
+def _die_in_a_worker(x: int) -> int:
+    if os.getpid() != PARENT:
+        os._exit(9)  # as the kernel's out-of-memory killer would end it
+    return x * 2
+
+
+def test_a_dead_worker_has_the_items_computed_here():
+    assert map_in_order(_die_in_a_worker, [1, 2, 3], 2) == [2, 4, 6]
+
+
 def test_map_in_order_forks_and_keeps_the_order():
     items = list(range(7))
     assert map_in_order(abs, items, 3) == items
