@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 __all__ = ["JOBS_MAX", "default_jobs", "map_in_order"]
@@ -30,26 +30,31 @@ def default_jobs() -> int:
     return max(1, min(n, JOBS_MAX))
 
 
-def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
-    """``[fn(item) for item in items]``, computed by up to ``jobs`` forked processes.
+def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator[R]:
+    """``fn(item)`` for each item, in order, computed by up to ``jobs`` forked processes.
 
     ``fn`` must be a module-level function without side effects; items and results are
-    pickled. An exception in a worker is raised here. A worker that dies (killed, out of
-    memory) has every item computed again in this process. With ``jobs <= 1``, one item, or no
-    ``fork`` (not Linux), nothing is forked.
+    pickled (sent in batches of about an eighth of a worker's share). An exception in a
+    worker is raised here. A worker that dies (killed, out of memory) has every item not yet
+    given computed again in this process. With ``jobs <= 1``, one item, or no ``fork`` (not
+    Linux), nothing is forked.
     """
     jobs = min(jobs, len(items))
     if jobs <= 1 or not sys.platform.startswith("linux"):
-        return [fn(item) for item in items]
+        yield from map(fn, items)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    done = 0
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
     try:
-        return list(pool.map(fn, items))
+        for result in pool.map(fn, items, chunksize=max(1, len(items) // (8 * jobs))):
+            yield result
+            done += 1
     except BrokenProcessPool:
         pass
-    finally:  # on an error or Ctrl-C, the items not started are dropped
+    finally:  # on an error, Ctrl-C or a consumer that stops, the items not started are dropped
         pool.shutdown(wait=True, cancel_futures=True)
-    return [fn(item) for item in items]
+    yield from map(fn, items[done:])

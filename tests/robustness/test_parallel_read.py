@@ -40,17 +40,17 @@ def _die_in_a_worker(x: int) -> int:
 
 
 def test_a_dead_worker_has_the_items_computed_here():
-    assert map_in_order(_die_in_a_worker, [1, 2, 3], 2) == [2, 4, 6]
+    assert list(map_in_order(_die_in_a_worker, [1, 2, 3], 2)) == [2, 4, 6]
 
 
 def test_map_in_order_forks_and_keeps_the_order():
     items = list(range(7))
-    assert map_in_order(abs, items, 3) == items
+    assert list(map_in_order(abs, items, 3)) == items
     pids = set(map_in_order(_pid, items, 2))
     assert os.getpid() not in pids and 1 <= len(pids) <= 2
-    assert map_in_order(_pid, items, 1) == [os.getpid()] * 7
+    assert list(map_in_order(_pid, items, 1)) == [os.getpid()] * 7
     with pytest.raises(ValueError, match="two"):
-        map_in_order(_fail, items, 2)
+        list(map_in_order(_fail, items, 2))
     assert 1 <= default_jobs() <= 8
 
 

@@ -462,7 +462,7 @@ def _read_parts(files: list[_SamplesFile], jobs: int, chunk_bytes: int = CHUNK_B
                 continue
         tasks.append((i, (_part(sf), 0, None)))
     parts: dict[int, list[_SamplesFile | None]] = defaultdict(list)
-    for (i, _), part in zip(tasks, map_in_order(_read_task, [t for _, t in tasks], jobs)):
+    for (i, _), part in zip(tasks, list(map_in_order(_read_task, [t for _, t in tasks], jobs))):
         parts[i].append(part)
     for i, sf in enumerate(files):
         got = parts.get(i, [])
