@@ -30,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--confidence", type=float, default=0.95, help="CR interval confidence level (default: 0.95)")
     p.add_argument("--jobs", "-j", type=int, metavar="N",
                    help="processes reading lm-eval samples logs (default: the processors available, at most 8; "
-                   "1 = none besides this one). A log of 64 MB or more is split by lines")
+                   "1 = this process only). A log of 64 MB or more is split by lines")
     p.set_defaults(func=run)
 
 
