@@ -79,6 +79,19 @@ def test_corpus_runs_read_in_parts_as_whole(run):
     assert_parts_read_the_same([run])
 
 
+def test_whole_logs_read_by_workers_as_here():
+    """Parts as big as the smallest log: that one (the non-greedy log) is read whole by a worker
+    process, the others in two parts each, all in one map."""
+    run = CORPUS / "lm-eval-0.4.13" / "score-scorekit"
+    logs = samples_logs([run])
+    chunk = min(log.stat().st_size for log in logs)
+    total = sum(log.stat().st_size for log in logs)
+    assert len(logs) >= 3 and total >= chunk
+    parts = [len(samples_chunks(log, 3, chunk)) for log in logs]
+    assert 1 in parts and max(parts) > 1
+    assert_parts_read_the_same([run], chunk_bytes=chunk)
+
+
 def _broken_copy(run: Path, dest: Path, line: int, text: bytes) -> tuple[Path, int]:
     """A copy of ``run`` whose biggest samples log has ``text`` as its line ``line`` (negative:
     from the end); returns that log and the line's number."""
