@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.sampling_task import sampling_task_yaml, task_header
+
 DOCS = [
     {"q": "1+1", "answer": "2", "choices": ["1", "2", "3"], "gold": 1},
     {"q": "2+2", "answer": "4", "choices": ["4", "5", "6"], "gold": 0},
@@ -23,28 +25,7 @@ def _write_fixture(root: Path) -> Path:
     data.write_text("".join(json.dumps(d) + "\n" for d in DOCS))
     tasks = root / "tasks"
     tasks.mkdir()
-    common = f"""\
-        class: !function scorekit.lm_eval.ScorekitTask
-        dataset_path: json
-        dataset_kwargs:
-          data_files:
-            test: {data}
-        test_split: test
-        doc_to_text: "Q: {{{{q}}}} A:"
-    """
-    (tasks / "sk_gen.yaml").write_text(textwrap.dedent(f"""\
-        task: sk_gen
-        {textwrap.dedent(common).replace(chr(10), chr(10) + '        ')}
-        output_type: generate_until
-        doc_to_target: "{{{{answer}}}}"
-        repeats: 4
-        generation_kwargs:
-          until: ["\\n"]
-        filter_list:
-          - name: all
-            filter:
-              - function: lowercase
-        metric_list:
+    (tasks / "sk_gen.yaml").write_text(sampling_task_yaml("sk_gen", data, n_samples=4, metric_list="""\
           - metric: pass_at_k
           - metric: g_pass_at_k
             k: 2
@@ -58,11 +39,9 @@ def _write_fixture(root: Path) -> Path:
           - metric: consistency_rate
           - metric: !function scorekit.lm_eval.metrics.bow_f1
     """))
-    (tasks / "sk_mc.yaml").write_text(textwrap.dedent(f"""\
-        task: sk_mc
-        {textwrap.dedent(common).replace(chr(10), chr(10) + '        ')}
+    (tasks / "sk_mc.yaml").write_text(task_header("sk_mc", data) + textwrap.dedent("""\
         output_type: multiple_choice
-        doc_to_choice: "{{{{choices}}}}"
+        doc_to_choice: "{{choices}}"
         doc_to_target: gold
         metric_list:
           - metric: acc

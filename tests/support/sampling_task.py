@@ -11,12 +11,19 @@ from pathlib import Path
 
 def write_sampling_task(root: Path, name: str, *, n_docs: int, n_samples: int, metric_list: str) -> Path:
     """Write ``root/data.jsonl`` and ``root/tasks/<name>.yaml``; return the tasks folder.
-    ``metric_list``: the YAML lines of ``metric_list`` (indented two spaces)."""
+    ``metric_list``: the YAML lines of ``metric_list`` (dedented, so they may be indented alike)."""
     data = root / "data.jsonl"
     data.write_text("".join(json.dumps({"q": f"question {i}", "answer": f"a{i}", "i": i}) + "\n" for i in range(n_docs)))
     tasks = root / "tasks"
     tasks.mkdir()
-    (tasks / f"{name}.yaml").write_text(textwrap.dedent(f"""\
+    (tasks / f"{name}.yaml").write_text(sampling_task_yaml(name, data, n_samples=n_samples, metric_list=metric_list))
+    return tasks
+
+
+def task_header(name: str, data: Path) -> str:
+    """The first YAML lines of a ``ScorekitTask`` named ``name`` over the JSON lines file ``data``
+    (its test split), asking ``doc["q"]``."""
+    return textwrap.dedent(f"""\
         task: {name}
         class: !function scorekit.lm_eval.ScorekitTask
         dataset_path: json
@@ -25,6 +32,13 @@ def write_sampling_task(root: Path, name: str, *, n_docs: int, n_samples: int, m
             test: {data}
         test_split: test
         doc_to_text: "Q: {{{{q}}}} A:"
+    """)
+
+
+def sampling_task_yaml(name: str, data: Path, *, n_samples: int, metric_list: str) -> str:
+    """The YAML of a ``ScorekitTask`` asking ``doc["q"]`` ``n_samples`` times (lowercased answers
+    against ``doc["answer"]``) over the JSON lines file ``data``; ``metric_list`` as above."""
+    return task_header(name, data) + textwrap.dedent(f"""\
         output_type: generate_until
         doc_to_target: "{{{{answer}}}}"
         repeats: {n_samples}
@@ -35,5 +49,4 @@ def write_sampling_task(root: Path, name: str, *, n_docs: int, n_samples: int, m
             filter:
               - function: lowercase
         metric_list:
-    """) + textwrap.dedent(metric_list))
-    return tasks
+    """) + textwrap.dedent(metric_list)
