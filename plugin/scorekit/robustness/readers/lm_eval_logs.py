@@ -445,22 +445,12 @@ def _read_parts(files: list[_SamplesFile], jobs: int, chunk_bytes: int = CHUNK_B
         return
     tasks: list[tuple[int, tuple[_SamplesFile, int, int | None]]] = []
     for i, sf in enumerate(files):
-        ranges = samples_chunks(sf.path, jobs, chunk_bytes)
-        if len(ranges) > 1:
-            try:  # every part needs the layout and the filter the first sample decides
-                for lineno, row in iter_samples(sf.path):
-                    _set_layout(sf, row.get("doc"), lineno)
-                    sf.chosen_filter = str(row.get("filter", "none"))
-                    break
-            except ScorekitError:
-                sf.layout, sf.unmappable = "", None
-                ranges = []
-            else:
-                if sf.unmappable:
-                    continue
-                tasks.extend((i, (_part(sf), a, b)) for a, b in ranges)
-                continue
-        tasks.append((i, (_part(sf), 0, None)))
+        ranges: list[tuple[int, int | None]] = list(samples_chunks(sf.path, jobs, chunk_bytes))
+        if len(ranges) == 1 or not _first_sample(sf):
+            ranges = [(0, None)]  # read whole (by one worker)
+        elif sf.unmappable:
+            continue
+        tasks.extend((i, (_part(sf), a, b)) for a, b in ranges)
     parts: dict[int, list[_SamplesFile | None]] = defaultdict(list)
     for (i, _), part in zip(tasks, list(map_in_order(_read_task, [t for _, t in tasks], jobs))):
         parts[i].append(part)
@@ -473,6 +463,21 @@ def _read_parts(files: list[_SamplesFile], jobs: int, chunk_bytes: int = CHUNK_B
             for part in got:
                 _merge_part(sf, part)  # type: ignore[arg-type]
         _finish(sf)
+
+
+def _first_sample(sf: _SamplesFile) -> bool:
+    """Set the layout and the chosen filter from the file's first sample, as every part needs
+    them; False, with nothing set, when that sample holds an error (the file is then read whole,
+    and the error raised in its turn)."""
+    try:
+        for lineno, row in iter_samples(sf.path):
+            _set_layout(sf, row.get("doc"), lineno)
+            sf.chosen_filter = str(row.get("filter", "none"))
+            break
+    except ScorekitError:
+        sf.layout, sf.unmappable = "", None
+        return False
+    return True
 
 
 def _merge_part(sf: _SamplesFile, part: _SamplesFile) -> None:
