@@ -3,7 +3,6 @@ three commands (leaderboard, score, robustness) agreeing on them (issue 12, item
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import shutil
@@ -20,11 +19,6 @@ from scorekit.robustness.readers import read_paths
 from scorekit.robustness.readers import lighteval_details, lm_eval_logs
 
 CORPUS = Path(__file__).parent / "conformance" / "corpus"
-
-
-def test_doctests():
-    result = doctest.testmod(ho)
-    assert result.attempted >= 8 and result.failed == 0
 
 
 # --- the walk ----------------------------------------------------------------------------------

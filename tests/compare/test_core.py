@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pytest
 
-import scorekit.compare.core as core
 from scorekit.compare.core import MetricValues, Run, compare_runs
 from scorekit.metrics.intervals import mcnemar_p
 
@@ -16,10 +13,6 @@ def _run(label: str, values: dict[str, float], kind: str = "binary", fingerprint
     ids = list(values)
     fp = [fingerprints.get(q, "") for q in ids] if fingerprints else None
     return Run(label, label, "-", {"t": {"m": MetricValues(kind, ids, [values[q] for q in ids], fp)}})
-
-
-def test_docstring_examples():
-    assert doctest.testmod(core).failed == 0
 
 
 def test_pairs_on_shared_questions_and_names_the_rest():

@@ -296,17 +296,6 @@ def test_generative_option_order_and_multiple_choice_sampling_are_refused():
         f"robust_option_order_local_mc:position_{x}" for x in "ABC"]
 
 
-def test_docstring_examples():
-    import doctest
-
-    import scorekit.lighteval.robust as robust
-    import scorekit.robustness.readers.lighteval_details as details
-
-    for module in (robust, details):
-        result = doctest.testmod(module)
-        assert result.attempted >= 1 and result.failed == 0, module.__name__
-
-
 def test_results_file_alone_gives_the_per_variant_accuracies(run, tmp_path, lighteval_env):
     import shutil
 

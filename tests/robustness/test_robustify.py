@@ -425,15 +425,6 @@ def test_lm_eval_cli_runs_the_written_task(written, tmp_path):
     assert fam["family"] == "option_order" and fam["n_questions"] == len(MC_ROWS) and fam["n_records"] == 15
 
 
-def test_docstring_examples():
-    import doctest
-
-    import scorekit.robustness.robustify as module
-
-    result = doctest.testmod(module)
-    assert result.attempted >= 8 and result.failed == 0
-
-
 def test_limit_cuts_whole_questions_only(written, tmp_path):
     """--limit 6 takes question 0 (4 arrangements) and 2 of question 1's 3: question 1 is left out."""
     with pytest.warns(RuntimeWarning, match="1 question"):

@@ -2,8 +2,17 @@
 
 Reusable by any command that consumes aggregated results (leaderboard, robustness reports):
 
->>> loaded = load_results(["out/"])                     # files and/or folders (recursive)
+>>> import json, tempfile
+>>> from pathlib import Path
+>>> run = Path(tempfile.mkdtemp()) / "out" / "EleutherAI__pythia-410m"
+>>> run.mkdir(parents=True)
+>>> _ = (run / "results_2024-06-01T10-00-00.000000.json").write_text(json.dumps({
+...     "results": {"leaderboard_gpqa": {"alias": "leaderboard_gpqa", "acc_norm,none": 0.26}},
+...     "versions": {"leaderboard_gpqa": 1.0},
+...     "config": {"model": "hf", "model_args": "pretrained=EleutherAI/pythia-410m"}}))
+>>> loaded = load_results([run.parent])                  # files and/or folders (recursive)
 >>> loaded.models["EleutherAI/pythia-410m"].tasks["leaderboard_gpqa"].metrics["acc_norm,none"]
+0.26
 
 Recognised files (detected from content, not from the name):
 
