@@ -20,8 +20,10 @@ from typing import Any, Sequence
 
 from scorekit.errors import one_line
 
-TEXT_FORMATS = ("table", "markdown", "csv", "html", "latex")
-__all__ = ["TEXT_FORMATS", "format_cell", "render", "html_document", "latex_table", "text_escape", "markdown_escape", "html_escape"]
+# Every command's --format choices, in the order --help lists them (JSON is shaped per command).
+FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+TEXT_FORMATS = tuple(f for f in FORMATS if f != "json")
+__all__ = ["FORMATS", "TEXT_FORMATS", "format_cell", "render", "html_document", "latex_table", "text_escape", "markdown_escape", "html_escape"]
 
 
 def text_escape(text: str) -> str:

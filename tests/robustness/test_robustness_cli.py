@@ -89,10 +89,3 @@ def test_failed_run_writes_no_output_file(tmp_path, capsys):
     assert main(["robustness", str(tmp_path / "missing"), "-o", str(target)]) == 2
     assert not target.exists()
     capsys.readouterr()
-
-
-def test_cli_formats_are_the_report_formats():
-    from scorekit.commands.robustness import FORMATS as cli_formats
-    from scorekit.robustness.report import FORMATS
-
-    assert cli_formats == FORMATS

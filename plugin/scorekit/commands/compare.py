@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+from scorekit.tables import FORMATS
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

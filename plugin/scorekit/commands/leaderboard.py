@@ -15,8 +15,7 @@ import sys
 import time
 
 from scorekit.errors import one_line
-
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+from scorekit.tables import FORMATS
 PROGRESS_AFTER_S = 2.0
 
 

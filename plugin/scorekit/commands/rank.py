@@ -8,9 +8,10 @@ import shlex
 import sys
 from pathlib import Path
 
+from scorekit.tables import FORMATS
+
 DEFAULT_FILE = "ranks_general.txt"
 SAMPLE_FILE = "ranking_sample.txt"
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-# scorekit.robustness.report.FORMATS; repeated here so that building the parser imports nothing heavy
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+from scorekit.tables import FORMATS
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -12,8 +12,7 @@ import sys
 from typing import Any
 
 from scorekit.errors import one_line
-
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+from scorekit.tables import FORMATS
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
 PARTIAL_MARK = "*"

@@ -65,11 +65,11 @@ from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
+from scorekit.tables import FORMATS
 from scorekit.robustness.robustify import ROBUST_FAMILIES as ROBUST_ORDER
 
-__all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report", "FORMATS"]
+__all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report"]
 
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 LETTERS = string.ascii_uppercase
 FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
 _NAN = float("nan")
