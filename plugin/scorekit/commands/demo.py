@@ -171,10 +171,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _sample_note(sizes: dict[str, int], subsets: dict[str, list[str]]) -> str:
     """'Sample of N questions per benchmark: ...' with the subsets the demo runs on purpose."""
-    label = {"mmlu_pro": "MMLU-Pro", "agieval": "AGIEval", "math": "MATH"}
+    from scorekit.robustness.benchmarks import BENCHMARKS
+
     parts = []
     for bench in ("mmlu_pro", "agieval", "math"):
-        part = f"{label[bench]} {sizes.get(bench, 0)}"
+        part = f"{BENCHMARKS[bench].label} {sizes.get(bench, 0)}"
         if subsets.get(bench):
             part += f" ({', '.join(s.replace('_', ' ') for s in subsets[bench])})"
         parts.append(part)

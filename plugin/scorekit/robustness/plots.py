@@ -11,8 +11,12 @@ import io
 import math
 from typing import Any, NamedTuple
 
-BENCH_LABEL = {"mmlu_pro": "MMLU-Pro", "agieval": "AGIEval", "math": "MATH"}
-FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
+from scorekit.robustness.benchmarks import BENCHMARKS
+from scorekit.robustness.report import FAMILY_LABEL
+
+
+def _bench_label(key: str) -> str:
+    return BENCHMARKS[key].label if key in BENCHMARKS else key
 
 
 def _pyplot():
@@ -31,7 +35,7 @@ def _families(report: dict[str, Any], family: str):
         for bench in model["benchmarks"]:
             for fam in bench["families"]:
                 if fam["family"] == family and fam.get("variant_accuracy"):
-                    label = BENCH_LABEL.get(bench["benchmark"], bench["benchmark"])
+                    label = _bench_label(bench["benchmark"])
                     if several_models:
                         label = f"{model['model']} · {label}"
                     yield label, fam
@@ -96,7 +100,7 @@ def plot_consistency(report: dict[str, Any]) -> bytes | None:
                     continue
                 ci = fam.get("consistency_rate_ci") or [None, None]
                 lo, hi = _num(ci[0]), _num(ci[1])  # nan: no interval, so no error bar
-                label = f"{BENCH_LABEL.get(bench['benchmark'], bench['benchmark'])} · {FAMILY_LABEL.get(fam['family'], fam['family'])}"
+                label = f"{_bench_label(bench['benchmark'])} · {FAMILY_LABEL.get(fam['family'], fam['family'])}"
                 if several_models:
                     label = f"{model['model']} · {label}"
                 labels.append(label)
