@@ -10,23 +10,10 @@ import math
 import pytest
 
 from scorekit.cli import main
-from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lm_eval_results
+from tests.aggregate.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG, lm_eval_body, write_lm_eval_results
 
 Z = 1.959963984540054
-CONFIG = """name: two columns
-average: Average
-benchmarks:
-  - column: GPQA
-    results_key: leaderboard_gpqa
-    metric: "acc_norm,none"
-    num_choices: 4
-  - column: MUSR
-    metric: "acc_norm,none"
-    subtasks:
-      leaderboard_musr_murder_mysteries: {num_choices: 2}
-      leaderboard_musr_object_placements: {num_choices: 5}
-      leaderboard_musr_team_allocation: {num_choices: 3}
-"""
+CONFIG = GPQA_MUSR_CONFIG
 MUSR = {"leaderboard_musr_murder_mysteries": 0.5, "leaderboard_musr_object_placements": 0.4,
         "leaderboard_musr_team_allocation": 0.6}
 LOWER = {"leaderboard_musr_murder_mysteries": 1 / 2, "leaderboard_musr_object_placements": 1 / 5,
