@@ -58,6 +58,27 @@ def test_pythia_410m_published_row_to_1e9(tmp_path, capsys, golden):
     assert abs(written["leaderboard_musr"]["acc_norm,none"] - row["raw"]["MUSR"]) > 1e-4
 
 
+def test_pythia_410m_to_1e14_and_score_gives_the_same_numbers(tmp_path, capsys, golden):
+    """The published row to 1e-14 (it is written to 15 significant digits), and `scorekit score`
+    with the leaderboard's config computes the very same floats: one engine, one config layout."""
+    write_lm_eval_results(tmp_path / "out", lm_eval_body(golden["results"], model=golden["model"]))
+    doc, _ = run_json(capsys, tmp_path / "out")
+    (row,) = doc["models"]
+    for col, published in golden["published"].items():
+        assert abs(row["scores"][col] - published) < 1e-14, col
+    for col, published in golden["published_raw"].items():
+        assert abs(row["raw"][col] - published) < 1e-14, col
+    code = main(["score", str(tmp_path / "out"), "--config", "open_llm_leaderboard_v2", "--missing", "strict",
+                 "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    (m,) = json.loads(out)["models"]
+    benches = m["categories"]["leaderboard"]["benchmarks"]
+    assert {c: b["score"] for c, b in benches.items()} == {c: row["scores"][c] for c in COLUMNS}
+    assert {c: b["stderr"] for c, b in benches.items()} == {c: row["stderr"][c] for c in COLUMNS}
+    assert m["overall"] == row["scores"]["Average"] and m["overall_stderr"] == row["stderr"]["Average"]
+
+
 def test_pythia_clamping_after_averaging_would_be_wrong(golden):
     """Guard the fixture's point: clamping the BBH mean instead of each subtask misses by points."""
     from scorekit.aggregate.threshold import threshold_score
