@@ -294,6 +294,9 @@ def score_models(
     cat_se = roll_up_stderr(bench_scores, bench_se, bench_groups, bench_w)
     overall_se = roll_up_stderr(cat_scores, cat_se, [list(range(len(config.categories)))], cat_w)[:, 0]
 
+    from scorekit.metrics.intervals import z_value
+
+    z = z_value(0.95)
     out = []
     for i, name in enumerate(names):
         model_missing: dict[str, str] = {}
@@ -311,7 +314,7 @@ def score_models(
                         bench_missing[spec.path] = reason
                     metric_out[spec.name] = {
                         "score": _opt(scores[i, j]),
-                        **_uncertainty(scores[i, j], score_se[i, j], scale),
+                        **_uncertainty(scores[i, j], score_se[i, j], scale, z),
                         "value": raw[i][j],
                         "source": sources[i][j],
                         "missing": reason,
@@ -325,7 +328,7 @@ def score_models(
                     cat_missing.update(bench_missing)
                 bench_out[bench.name] = {
                     "score": _opt(bench_scores[i, k]),
-                    **_uncertainty(bench_scores[i, k], bench_se[i, k], scale),
+                    **_uncertainty(bench_scores[i, k], bench_se[i, k], scale, z),
                     "weight": bench.weight,
                     "missing": bench_missing,
                     "metrics": metric_out,
@@ -335,7 +338,7 @@ def score_models(
                 model_missing.update(cat_missing)
             categories[cat.name] = {
                 "score": _opt(cat_scores[i, c_idx]),
-                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx], scale),
+                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx], scale, z),
                 "weight": cat.weight,
                 "missing": cat_missing,
                 "benchmarks": bench_out,
@@ -344,7 +347,7 @@ def score_models(
             {
                 "model": name,
                 "overall": _opt(overall[i]),
-                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale).items()},
+                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale, z).items()},
                 "partial": bool(model_missing) and not math.isnan(overall[i]),
                 "missing": model_missing,
                 "categories": categories,
@@ -377,13 +380,10 @@ def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
     return result + 0.0
 
 
-def _uncertainty(score: float, se: float, scale: float = 1.0, confidence: float = 0.95) -> dict[str, float | None]:
+def _uncertainty(score: float, se: float, scale: float, z: float) -> dict[str, float | None]:
     """``stderr``, ``ci_low``, ``ci_high`` (score -/+ z se, cut to [0, scale]); None when unknown."""
-    from scorekit.metrics.intervals import z_value
-
     if math.isnan(score) or math.isnan(se):
         return {"stderr": None, "ci_low": None, "ci_high": None}
-    z = z_value(confidence)
     return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(scale, score + z * se))}
 
 
