@@ -179,3 +179,30 @@ def test_old_leaderboard_layout_is_refused_saying_what_to_change(tmp_path):
     assert text.startswith(f"{path}: line 3, benchmarks: this is the old `scorekit leaderboard` layout")
     assert "categories.<category>.benchmarks.<column>.metrics.<metric>" in text and "scale: 100" in text
     assert "docs/scoring.md" in text and "\n" not in text
+
+
+def test_leaderboard_runs_a_normalizer_beside_its_config_only_with_allow_code(tmp_path, capsys):
+    """The leaderboard reads the score layout whole, custom normalizers included, under the same
+    --allow-code rule as `scorekit score`."""
+    import json
+    import uuid
+
+    from scorekit.cli import main
+    from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lm_eval_results
+
+    module = f"sk_lb_norm_{uuid.uuid4().hex[:8]}"
+    (tmp_path / f"{module}.py").write_text("def half(value, good, bad):\n    return 0.5\n", encoding="utf-8")
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(f'normalizer: "{module}:half"\nscale: 100\n' + GPQA_MUSR_CONFIG.split("scale: 100\n", 1)[1],
+                   encoding="utf-8")
+    values = {"leaderboard_gpqa": {"acc_norm,none": 0.6}, "leaderboard_musr_murder_mysteries": {"acc_norm,none": 0.7},
+              "leaderboard_musr_object_placements": {"acc_norm,none": 0.4},
+              "leaderboard_musr_team_allocation": {"acc_norm,none": 0.6}}
+    write_lm_eval_results(tmp_path / "out", lm_eval_body(values, model="org/m"))
+    assert main(["leaderboard", str(tmp_path / "out"), "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"scorekit: error: {cfg}: line 1, normalizer: ") and "--allow-code" in err and err.count("\n") == 1
+    assert main(["leaderboard", str(tmp_path / "out"), "--config", str(cfg), "--allow-code", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["models"]
+    assert row["scores"] == {"GPQA": 50.0, "MUSR": 50.0, "Average": 50.0}
+    assert row["stderr"]["GPQA"] is None  # a custom normalizer's score has no propagated stderr

@@ -46,6 +46,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
     p.add_argument("--raw", action="store_true", help="add the raw (unnormalized) columns to text formats")
     p.add_argument("--digits", type=int, default=2, help="decimals in table/markdown/html (default: 2)")
+    from scorekit.commands.score import add_allow_code
+
+    add_allow_code(p)
     prog = p.add_mutually_exclusive_group()
     prog.add_argument(
         "--progress",
@@ -86,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
     output = check_output(args.output, inputs)
     check_output(args.plot, [*inputs, *([output] if output else [])], option="--plot")
     # default: one config per harness (leaderboard.config_for)
-    configs = lb.default_configs() if config_path is None else [load_scoring_config(config_path)]
+    configs = lb.default_configs() if config_path is None else [load_scoring_config(config_path, allow_code=args.allow_code)]
     with _Progress(args.progress) as progress:
         loaded = load_results(args.paths, on_file=progress.update)
     read = [f.path for f in loaded.files]

@@ -55,13 +55,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    add_allow_code(p)
+    p.set_defaults(func=run)
+
+
+def add_allow_code(p: argparse.ArgumentParser) -> None:
+    """``--allow-code``, for the commands that read a scoring config."""
     p.add_argument(
         "--allow-code",
         action="store_true",
         help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
         "without it only installed modules are imported",
     )
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
