@@ -208,12 +208,12 @@ def _lighteval_file(out: Path, stamp: str, results: dict) -> Path:
 
 LB_CONFIG = """
 name: one column
-average: null
-benchmarks:
-  - column: Exam
-    results_key: "{key}"
-    metric: acc
-    lower: 0
+categories:
+  c:
+    benchmarks:
+      Exam:
+        metrics:
+          acc: {{key: {{task: "{key}", metric: acc}}, good: 1.0, bad: 0.0}}
 """
 
 SCORE_CONFIG = """

@@ -14,6 +14,7 @@ import pytest
 from scorekit.cli import main
 from tests.aggregate.leaderboard_fixtures.layouts import (
     BBH_SUBTASKS,
+    GPQA_MUSR_CONFIG,
     lm_eval_body,
     write_lighteval_results,
     write_lm_eval_results,
@@ -57,9 +58,30 @@ def test_pythia_410m_published_row_to_1e9(tmp_path, capsys, golden):
     assert abs(written["leaderboard_musr"]["acc_norm,none"] - row["raw"]["MUSR"]) > 1e-4
 
 
+def test_pythia_410m_to_1e14_and_score_gives_the_same_numbers(tmp_path, capsys, golden):
+    """The published row to 1e-14 (it is written to 15 significant digits), and `scorekit score`
+    with the leaderboard's config computes the very same floats: one engine, one config layout."""
+    write_lm_eval_results(tmp_path / "out", lm_eval_body(golden["results"], model=golden["model"]))
+    doc, _ = run_json(capsys, tmp_path / "out")
+    (row,) = doc["models"]
+    for col, published in golden["published"].items():
+        assert abs(row["scores"][col] - published) < 1e-14, col
+    for col, published in golden["published_raw"].items():
+        assert abs(row["raw"][col] - published) < 1e-14, col
+    code = main(["score", str(tmp_path / "out"), "--config", "open_llm_leaderboard_v2", "--missing", "strict",
+                 "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    (m,) = json.loads(out)["models"]
+    benches = m["categories"]["leaderboard"]["benchmarks"]
+    assert {c: b["score"] for c, b in benches.items()} == {c: row["scores"][c] for c in COLUMNS}
+    assert {c: b["stderr"] for c, b in benches.items()} == {c: row["stderr"][c] for c in COLUMNS}
+    assert m["overall"] == row["scores"]["Average"] and m["overall_stderr"] == row["stderr"]["Average"]
+
+
 def test_pythia_clamping_after_averaging_would_be_wrong(golden):
     """Guard the fixture's point: clamping the BBH mean instead of each subtask misses by points."""
-    from scorekit.aggregate.normalize import normalize
+    from scorekit.aggregate.threshold import threshold_score
 
     raw = [golden["results"][f"leaderboard_bbh_{s}"]["acc_norm,none"] for s in BBH_SUBTASKS]
     bounds = {"boolean_expressions": 2, "causal_judgement": 2, "date_understanding": 6, "disambiguation_qa": 3,
@@ -71,7 +93,7 @@ def test_pythia_clamping_after_averaging_would_be_wrong(golden):
               "tracking_shuffled_objects_seven_objects": 7, "tracking_shuffled_objects_three_objects": 3, "web_of_lies": 2}
     unclamped = sum((v - 1 / bounds[s]) / (1 - 1 / bounds[s]) * 100 for v, s in zip(raw, BBH_SUBTASKS)) / 24
     assert abs(max(0.0, unclamped) - golden["published"]["BBH"]) > 1.0
-    per = sum(normalize(v, 1 / bounds[s]) for v, s in zip(raw, BBH_SUBTASKS)) / 24
+    per = sum(threshold_score(v, 1.0, 1 / bounds[s]) * 100 for v, s in zip(raw, BBH_SUBTASKS)) / 24
     assert per == pytest.approx(golden["published"]["BBH"], abs=1e-9)
     assert sum(1 for v, s in zip(raw, BBH_SUBTASKS) if v < 1 / bounds[s]) == 8
 
@@ -110,23 +132,7 @@ def test_meta_llama_3_8b_published_columns_and_missing_bbh(tmp_path, capsys):
 
 def test_docs_examples_through_a_user_config(tmp_path, capsys):
     cfg = tmp_path / "docs.yaml"
-    cfg.write_text(
-        """
-name: docs examples
-benchmarks:
-  - column: GPQA
-    results_key: leaderboard_gpqa
-    metric: "acc_norm,none"
-    num_choices: 4
-  - column: MUSR
-    metric: "acc_norm,none"
-    subtasks:
-      leaderboard_musr_murder_mysteries: {num_choices: 2}
-      leaderboard_musr_object_placements: {num_choices: 5}
-      leaderboard_musr_team_allocation: {num_choices: 3}
-""",
-        encoding="utf-8",
-    )
+    cfg.write_text(GPQA_MUSR_CONFIG, encoding="utf-8")
     values = {"leaderboard_gpqa": {"acc_norm,none": 0.6}, "leaderboard_musr_murder_mysteries": {"acc_norm,none": 0.7},
               "leaderboard_musr_object_placements": {"acc_norm,none": 0.4}, "leaderboard_musr_team_allocation": {"acc_norm,none": 0.6}}
     write_lm_eval_results(tmp_path / "out", lm_eval_body(values, model="docs/model"))
@@ -354,9 +360,13 @@ def test_bad_explicit_files_exit_2(tmp_path, capsys, content, message):
     "config_text, message",
     [
         ("benchmarks: [", "invalid YAML"),
-        ("benchmarks:\n  - column: A\n    results_key: t\n    metric: acc\n    num_choices: 1\n", "benchmarks[0] (A).num_choices: expected an integer >= 2"),
-        ("name: x\n", "benchmarks: expected a non-empty list"),
+        ("categories:\n  c:\n    benchmarks:\n      A:\n        metrics:\n          m: {key: {task: t, metric: acc}, good: 1.0, num_choices: 1}\n",
+         "line 6, categories.c.benchmarks.A.metrics.m.num_choices: expected an integer >= 2"),
+        ("name: x\n", "missing required key 'categories'"),
         ("", "config is empty"),
+        # the layout of scorekit before the one config layout: named, with what to change
+        ("benchmarks:\n  - column: A\n    results_key: t\n    metric: acc\n    num_choices: 4\n",
+         "line 1, benchmarks: this is the old `scorekit leaderboard` layout"),
     ],
 )
 def test_bad_configs_exit_2(tmp_path, capsys, golden, config_text, message):
@@ -365,7 +375,7 @@ def test_bad_configs_exit_2(tmp_path, capsys, golden, config_text, message):
     cfg.write_text(config_text)
     code, out, err = run_cli(capsys, tmp_path / "out", "--config", cfg)
     assert (code, out) == (2, "")
-    assert err.startswith(f"scorekit: error: {cfg}: ") and message in err
+    assert err.startswith(f"scorekit: error: {cfg}: ") and message in err and err.count("\n") == 1
 
 
 def test_unknown_config_name_and_empty_inputs(tmp_path, capsys):

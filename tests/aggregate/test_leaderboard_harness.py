@@ -80,16 +80,16 @@ def test_user_config_on_a_real_lm_eval_run(tmp_path, capsys):
     cfg = tmp_path / "my_suite.yaml"
     cfg.write_text(
         """name: my private suite
-average: Mean
-benchmarks:
-  - column: Four-way
-    results_key: mini_mc_four
-    metric: "acc,none"
-    num_choices: 4
-  - column: Two-way
-    results_key: mini_mc_two
-    metric: "acc,none"
-    num_choices: 2
+scale: 100
+categories:
+  mine:
+    benchmarks:
+      Four-way:
+        metrics:
+          acc: {key: {task: mini_mc_four, metric: "acc,none"}, good: 1.0, num_choices: 4}
+      Two-way:
+        metrics:
+          acc: {key: {task: mini_mc_two, metric: "acc,none"}, good: 1.0, num_choices: 2}
 """,
         encoding="utf-8",
     )
@@ -100,7 +100,7 @@ benchmarks:
     assert row["raw"] == pytest.approx({"Four-way": 0.75, "Two-way": 0.8}, abs=1e-12)
     assert row["scores"]["Four-way"] == pytest.approx(200 / 3, abs=1e-9)
     assert row["scores"]["Two-way"] == pytest.approx(60.0, abs=1e-9)
-    assert row["scores"]["Mean"] == pytest.approx((200 / 3 + 60) / 2, abs=1e-9)
+    assert row["scores"]["Average"] == pytest.approx((200 / 3 + 60) / 2, abs=1e-9)
     assert row["sources"] == [str(written)]
     # the default (leaderboard) config finds none of these tasks: listed, all missing, not dropped
     assert main(["leaderboard", str(tmp_path / "out"), "--format", "json"]) == 0

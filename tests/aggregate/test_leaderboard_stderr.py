@@ -10,23 +10,10 @@ import math
 import pytest
 
 from scorekit.cli import main
-from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lm_eval_results
+from tests.aggregate.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG, lm_eval_body, write_lm_eval_results
 
 Z = 1.959963984540054
-CONFIG = """name: two columns
-average: Average
-benchmarks:
-  - column: GPQA
-    results_key: leaderboard_gpqa
-    metric: "acc_norm,none"
-    num_choices: 4
-  - column: MUSR
-    metric: "acc_norm,none"
-    subtasks:
-      leaderboard_musr_murder_mysteries: {num_choices: 2}
-      leaderboard_musr_object_placements: {num_choices: 5}
-      leaderboard_musr_team_allocation: {num_choices: 3}
-"""
+CONFIG = GPQA_MUSR_CONFIG
 MUSR = {"leaderboard_musr_murder_mysteries": 0.5, "leaderboard_musr_object_placements": 0.4,
         "leaderboard_musr_team_allocation": 0.6}
 LOWER = {"leaderboard_musr_murder_mysteries": 1 / 2, "leaderboard_musr_object_placements": 1 / 5,
@@ -93,3 +80,28 @@ def test_unknown_stderr_is_said_not_invented(tmp_path, capsys):
     assert row["scores_ci_low"]["GPQA"] is None and row["indistinguishable_from_best"] is True
     assert "no usable acc_norm_stderr,none, no samples log" in captured.err
     assert "the GPQA interval is unknown" in captured.err
+
+
+def test_stderr_propagation_by_simulation(tmp_path):
+    """The propagated stderr of an Average of normalized columns (the leaderboard's config
+    layout, scored by the engine) matches the spread of that Average over simulated benchmark
+    runs (values away from the clamp)."""
+    import numpy as np
+
+    from scorekit.aggregate.scoring_config import load_scoring_config
+    from scorekit.aggregate.threshold import score_models
+
+    cfg = tmp_path / "three.yaml"
+    cfg.write_text("scale: 100\ncategories:\n  c:\n    benchmarks:\n" + "".join(
+        f"      b{i}:\n        metrics:\n          m: {{key: {{task: t{i}, metric: acc}}, good: 1.0, {bound}}}\n"
+        for i, bound in enumerate(["num_choices: 4", "num_choices: 10", "bad: 0.0"])), encoding="utf-8")
+    config = load_scoring_config(cfg)
+    rng = np.random.default_rng(4)
+    sizes, truths, lowers = np.array([1000, 400, 2500]), np.array([0.6, 0.45, 0.7]), np.array([0.25, 0.1, 0.0])
+    runs = rng.binomial(sizes, truths, size=(4000, 3)) / sizes
+    averages = ((runs - lowers) / (1 - lowers) * 100).mean(axis=1)
+    se = np.sqrt(truths * (1 - truths) / sizes)
+    values = {f"t{i}": {"acc": float(t), "acc_stderr": float(s)} for i, (t, s) in enumerate(zip(truths, se))}
+    (m,) = score_models(config, {"m": values})
+    assert m["overall"] == pytest.approx(((truths - lowers) / (1 - lowers) * 100).mean(), rel=1e-12)
+    assert m["overall_stderr"] == pytest.approx(averages.std(), rel=0.05)

@@ -70,10 +70,9 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     _check_summary_intervals(out, summary)
     # every answer wrong: no bootstrap draw differs, so each part is taken at its Wilson bounds
     # (MATH, chance 0: 6 questions, 2 per subject, upper bound of 0 of 2 right)
-    from scorekit.aggregate.normalize import normalize
     from scorekit.metrics.intervals import wilson_interval
 
-    assert summary["models"][0]["scores_ci_high"]["MATH"] == pytest.approx(normalize(wilson_interval(0, 2)[1], 0.0))
+    assert summary["models"][0]["scores_ci_high"]["MATH"] == pytest.approx(wilson_interval(0, 2)[1] * 100)  # chance 0
 
     page = (out / "report.html").read_text()
     pngs = assert_self_contained(page)
@@ -131,11 +130,10 @@ def _check_summary_intervals(out, summary):
     """The summary's intervals: one per column, around the value, from a bootstrap whose estimate
     is the summary's value (computed by the leaderboard code from the results files)."""
     from scorekit.demo.pipeline import read_logs, summary_intervals
-    from scorekit.aggregate.normalize import load_config
-    from scorekit.resources import config_path
+    from scorekit.aggregate.leaderboard import shipped_config
 
     (model,) = summary["models"]
-    again = summary_intervals(read_logs(out / "lm_eval").samples, load_config(config_path("score_demo_normalization.yaml")))
+    again = summary_intervals(read_logs(out / "lm_eval").samples, shipped_config("score_demo_normalization.yaml"))
     (estimates,) = again.values()
     for column, value in model["scores"].items():
         assert estimates[column][0] == pytest.approx(value, abs=1e-9)

@@ -16,8 +16,6 @@ from scorekit.metrics.intervals import (
     bootstrap_interval,
     holm,
     mcnemar_p,
-    mean_stderr,
-    normalized_stderr,
     paired_bootstrap,
     spread_statistic,
     threshold_stderr,
@@ -149,25 +147,9 @@ def test_small_and_degenerate_inputs():
 
 
 def test_stderr_propagation_formulas():
-    assert normalized_stderr(0.5, 0.01, 0.25) == pytest.approx(0.01 * 100 / 0.75)
-    assert normalized_stderr(0.1, 0.01, 0.25) == pytest.approx(0.01 * 100 / 0.75)  # clamped: kept
-    assert normalized_stderr(0.5, 0.01, 0.0) == pytest.approx(1.0)
-    assert mean_stderr([1.0, 1.0, 1.0, 1.0]) == pytest.approx(0.5)
-    assert math.isnan(mean_stderr([1.0, float("nan")])) and math.isnan(mean_stderr([]))
+    assert threshold_stderr(0.1, 0.01, good=1.0, bad=0.25) == pytest.approx(0.01 / 0.75)  # clamped: kept
     assert threshold_stderr(0.5, 0.03, good=0.2, bad=0.8) == pytest.approx(0.05)
     assert math.isnan(threshold_stderr(0.5, 0.03, good=0.5, bad=0.5))
-
-
-def test_stderr_propagation_by_simulation():
-    """The propagated stderr of an Average of normalized columns matches the spread of that
-    Average over simulated benchmark runs (values away from the clamp)."""
-    rng = np.random.default_rng(4)
-    sizes, truths, lowers = np.array([1000, 400, 2500]), np.array([0.6, 0.45, 0.7]), np.array([0.25, 0.1, 0.0])
-    runs = rng.binomial(sizes, truths, size=(4000, 3)) / sizes
-    averages = ((runs - lowers) / (1 - lowers) * 100).mean(axis=1)
-    se = np.sqrt(truths * (1 - truths) / sizes)
-    propagated = mean_stderr([normalized_stderr(t, s, lo) for t, s, lo in zip(truths, se, lowers)])
-    assert propagated == pytest.approx(averages.std(), rel=0.05)
 
 
 # --- coverage with a known truth -----------------------------------------------------------------

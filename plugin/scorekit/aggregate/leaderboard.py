@@ -1,40 +1,34 @@
-"""Leaderboard columns for merged results, from a :class:`NormalizationConfig`.
+"""Leaderboard rows: a scoring config's benchmarks as columns, its overall score as ``Average``.
 
-For each model and each benchmark column the config's parts are looked up in the model's
-merged tasks (:mod:`scorekit.aggregate.results_files`), checked to be fractions in [0, 1]
-(else :class:`ScorekitError` naming the file and ``results["task"]["metric"]``), and combined
-with :meth:`Benchmark.combine`. A column with any part absent is *missing*: its score and raw
-value are None, it is listed in :attr:`LeaderboardRow.missing`, and the average column (the
-plain mean of the columns) is None: never an average over fewer columns.
+The Open LLM Leaderboard's normalization, ``max(0, (v - 1/n) / (1 - 1/n)) * 100``, is threshold
+scoring with good = 1 and bad = chance on a 0-100 scale, so a leaderboard is a
+:mod:`scorekit.aggregate.scoring_config` config (``configs/open_llm_leaderboard_v2.yaml``)
+scored by :func:`scorekit.aggregate.score_results.score_results` with two rules of its own:
 
-Uncertainty: each part's stderr is read from the same results entry (``acc_norm_stderr,none``
-for ``acc_norm,none``; lighteval ``acc_stderr`` for ``acc``) and carried through the
-normalization and the means (:meth:`Benchmark.combine_stderr`; the Average of independent
-benchmarks: sqrt(sum se^2) / n). A stderr that is ``"N/A"`` (lm-eval's IFEval instruction
-level) is computed from the run's samples log when there is one
-(:func:`scorekit.aggregate.results_files.samples_stderr`, with a note); a stderr that is
-absent, or ``"N/A"`` without a samples log, makes that column's (and the Average's) stderr
-unknown (None), with a note. Interval = score -/+ z * stderr, cut to
-[0, 100]. ``indistinguishable_from_best``: the ranking column's score differs from the best
-model's by no more than z * sqrt(se_best^2 + se^2) (two independent runs; None when a stderr
-is unknown).
+- every value used must be a fraction in [0, 1] (else :class:`ScorekitError` naming the file
+  and ``results["task"]["metric"]``);
+- the missing policy is ``strict``: a column with any part absent is *missing* (its score and
+  raw value None, listed in :attr:`LeaderboardRow.missing` with what is absent), and the
+  Average is None: never an average over fewer columns.
 
-Task lookup: :func:`scorekit.harness_outputs.find_task_key` (a config key ``task``,
-``suite|task`` or ``suite|task|n`` matches; when several keys match, ``ifeval|0`` and
-``ifeval|5`` from different runs, the newest one is used and a note says so).
+A column's raw value is the weighted mean of its metrics' values (weights 1: the plain mean).
+Stderr, intervals (score -/+ z * stderr cut to [0, scale]) and ``indistinguishable_from_best``
+come from the scoring (:mod:`scorekit.aggregate.threshold`, :func:`score_results.rank`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable
+from pathlib import Path
+from typing import Iterable, Sequence
 
-from scorekit.aggregate.normalize import NormalizationConfig, check_fraction, load_config
-from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults, find, group_value, samples_stderr, stderr_value
+from scorekit.aggregate.results_files import LIGHTEVAL, ModelResults
+from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
+AVERAGE = "Average"  # the column of the config's overall score
 
 
 @dataclass
@@ -47,24 +41,23 @@ class LeaderboardRow:
     missing: list[str]
     sources: list[str]
     config: str
-    average_column: str | None = None
+    average_column: str | None = AVERAGE
     missing_detail: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     stderr: dict[str, float | None] = field(default_factory=dict)
     indistinguishable_from_best: bool | None = None
-
-    def interval(self, column: str, confidence: float = 0.95) -> tuple[float, float] | None:
-        """``score -/+ z * stderr`` cut to [0, 100], or None (no score or no stderr)."""
-        from scorekit.metrics.intervals import z_value
-
-        return _interval(self.scores.get(column), self.stderr.get(column), z_value(confidence))
+    scale: float = 100.0
 
     def intervals(self, confidence: float = 0.95) -> dict[str, tuple[float, float] | None]:
-        """:meth:`interval` of every column."""
+        """``score -/+ z * stderr`` cut to [0, scale] per column, or None (no score or no stderr)."""
         from scorekit.metrics.intervals import z_value
 
         z = z_value(confidence)
-        return {c: _interval(v, self.stderr.get(c), z) for c, v in self.scores.items()}
+        out: dict[str, tuple[float, float] | None] = {}
+        for c, v in self.scores.items():
+            se = self.stderr.get(c)
+            out[c] = None if v is None or se is None or math.isnan(se) else (max(0.0, v - z * se), min(self.scale, v + z * se))
+        return out
 
     def to_json(self) -> dict:
         """The documented JSON shape: model, scores, raw, missing, sources, plus stderr,
@@ -83,136 +76,84 @@ class LeaderboardRow:
         }
 
 
-def _interval(v: float | None, se: float | None, z: float) -> tuple[float, float] | None:
-    if v is None or se is None or math.isnan(se):
-        return None
-    return max(0.0, v - z * se), min(100.0, v + z * se)
+def columns(config: ScoringConfig) -> list[str]:
+    """The benchmark columns: each benchmark's name (``category/benchmark`` where two categories
+    share a name)."""
+    names = [b.name for b in config.benchmarks]
+    return [b.name if names.count(b.name) == 1 else b.path for b in config.benchmarks]
 
 
-def _row(model: ModelResults, config: NormalizationConfig) -> LeaderboardRow:
-    """Columns of one model under ``config`` (see module docstring)."""
+def config_name(config: ScoringConfig) -> str:
+    return config.name or Path(config.path).stem
+
+
+def _row(m: dict, config: ScoringConfig, notes: list[str], absent: dict[str, str]) -> LeaderboardRow:
     scores: dict[str, float | None] = {}
     raw: dict[str, float | None] = {}
-    detail: dict[str, list[str]] = {}  # missing column -> what is absent
-    notes: list[str] = []
     stderr: dict[str, float | None] = {}
-    task_files = model.task_files
-    for bench in config.benchmarks:
-        values: list[float] = []
-        ses: list[float] = []
-        absent: list[str] = []
-        for part in bench.parts:
-            key = part.results_key
-            rf = task_files.get(key)  # the exact key, else a matching one
-            others: list[str] = []
-            if rf is None:
-                found = find(model, key)
-                if found is not None:
-                    key, rf, others = found
-            metrics = rf.tasks[key] if rf is not None else {}
-            if part.metric not in metrics:
-                derived = group_value(model, part.results_key, part.metric, dict(bench.subtask_sizes))
-                if isinstance(derived, str):
-                    if derived not in absent:
-                        absent.append(derived)
-                else:
-                    values.append(derived[0])
-                    ses.append(math.nan)  # not propagated through the derivation
-                    notes.append(f"{derived[1]}; the {bench.column} interval is unknown")
-                continue
-            if others:
-                notes.append(
-                    f"{part.results_key}: several runs ({', '.join(sorted([key] + others))}); "
-                    f"used the newest, {key} from {rf.path}"
-                )
-            value = metrics[part.metric]
-            if type(value) is not float or not 0.0 <= value <= 1.0:  # the place is named only for a bad value
-                value = check_fraction(value, path=rf.path, where=f'results["{key}"]["{part.metric}"]')
-            values.append(value)
-            se = metrics.get(part.stderr_key)
-            if type(se) is not float or not 0.0 <= se < math.inf:  # the usual case needs no more checks
-                se = stderr_value(se)
-                if math.isnan(se):  # "N/A": lm-eval's IFEval instruction level; the samples log may tell
-                    found_se, why = samples_stderr(rf, key, part.metric)
-                    if found_se is None:
-                        notes.append(f"{key}: no usable {part.stderr_key}, {why}; the {bench.column} interval is unknown")
-                    else:
-                        se = found_se
-                        notes.append(f"{key}: {part.stderr_key} {why}")
-            ses.append(se)
-        if absent:
-            scores[bench.column] = raw[bench.column] = stderr[bench.column] = None
-            detail[bench.column] = absent
+    detail: dict[str, list[str]] = {}  # missing column -> what is absent
+    for column, bench in zip(columns(config), config.benchmarks):
+        node = m["categories"][bench.category]["benchmarks"][bench.name]
+        scores[column], stderr[column] = node["score"], node["stderr"]
+        if node["missing"] or node["score"] is None:
+            what = [absent.get(path, f"{path} ({reason})") for path, reason in node["missing"].items()]
+            detail[column] = list(dict.fromkeys(what))
+            raw[column] = None
         else:
-            scores[bench.column], raw[bench.column] = bench.combine(values)
-            se_col = bench.combine_stderr(ses)
-            stderr[bench.column] = None if math.isnan(se_col) else se_col
-    if config.average is not None:
-        columns = [scores[c] for c in config.columns]
-        scores[config.average] = None if detail else sum(columns) / len(columns)  # type: ignore[arg-type]
-        col_se = [stderr[c] for c in config.columns]
-        stderr[config.average] = None if detail or any(se is None for se in col_se) else _mean_se(col_se)
-    return LeaderboardRow(
-        model.model, scores, raw, list(detail), list(model.sources), config.name, config.average, detail,
-        list(dict.fromkeys(notes)), stderr,
-    )
+            parts = [(node["metrics"][s.name]["value"], s.weight) for s in bench.metrics if s.weight > 0]
+            raw[column] = sum(w * v for v, w in parts) / sum(w for _, w in parts)
+    scores[AVERAGE], stderr[AVERAGE] = m["overall"], m["overall_stderr"]
+    return LeaderboardRow(m["model"], scores, raw, list(detail), m["sources"], config_name(config), AVERAGE, detail,
+                          notes, stderr, m["indistinguishable_from_best"], config.scale)
 
 
-def _mean_se(ses: list) -> float:
-    from scorekit.metrics.intervals import mean_stderr
-
-    return mean_stderr(ses)
-
-
-def mark_indistinguishable(rows: list[LeaderboardRow], confidence: float = 0.95) -> None:
-    """Set :attr:`LeaderboardRow.indistinguishable_from_best` on the ranking column (the
-    average, else the first column) of every row (see the module docstring)."""
-    from scorekit.metrics.intervals import indistinguishable
-
-    def column(row: LeaderboardRow) -> str | None:
-        return row.average_column or next(iter(row.scores), None)
-
-    scored = [r for r in rows if column(r) and r.scores.get(column(r)) is not None]
-    if not scored:
-        return
-    best = max(scored, key=lambda r: r.scores[column(r)])
-    best_score, best_se = best.scores[column(best)], best.stderr.get(column(best))
-    for r in scored:
-        tied = indistinguishable(best_score, best_se, r.scores[column(r)], r.stderr.get(column(r)), confidence)
-        r.indistinguishable_from_best = True if r is best else tied
-
-
-def shipped_config(name: str = DEFAULT_CONFIG) -> NormalizationConfig:
+def shipped_config(name: str = DEFAULT_CONFIG) -> ScoringConfig:
     """A config shipped in scorekit's ``configs/`` folder, by file name."""
     from scorekit.resources import config_path
 
-    return load_config(config_path(name))
+    return load_scoring_config(config_path(name))
 
 
-def config_for(model: ModelResults, configs: dict[str, NormalizationConfig]) -> NormalizationConfig:
-    """The default choice: the lighteval config for a model seen only in lighteval files,
-    the lm-eval config otherwise. ``configs`` maps ``"lm-eval"``/``"lighteval"`` to configs."""
-    if model.harnesses == {LIGHTEVAL} and LIGHTEVAL in configs:
-        return configs[LIGHTEVAL]
-    return configs["lm-eval"]
+def default_configs() -> list[ScoringConfig]:
+    """The shipped lm-eval and lighteval leaderboard configs (see :func:`config_for`)."""
+    return [shipped_config(DEFAULT_CONFIG), shipped_config(DEFAULT_LIGHTEVAL_CONFIG)]
+
+
+def config_for(model: ModelResults, configs: Sequence[ScoringConfig]) -> ScoringConfig:
+    """The config whose ``harness`` is lighteval for a model seen only in lighteval files, else
+    the first other one (lm-eval or any)."""
+    if model.harnesses == {LIGHTEVAL}:
+        for c in configs:
+            if c.harness == LIGHTEVAL:
+                return c
+    return next((c for c in configs if c.harness != LIGHTEVAL), configs[0])
 
 
 def compute_leaderboard(
-    models: Iterable[ModelResults], config: NormalizationConfig | dict[str, NormalizationConfig]
+    models: Iterable[ModelResults], config: ScoringConfig | Sequence[ScoringConfig]
 ) -> list[LeaderboardRow]:
-    """Rows for all ``models``, best average first; rows without an average follow, by name.
+    """Rows for all ``models``, best Average first; rows without an Average follow, by name.
 
-    ``config`` is one config for every model, or a per-harness mapping (see :func:`config_for`).
+    ``config`` is one config for every model, or several to choose from by harness
+    (:func:`config_for`).
     """
-    rows = [_row(m, config if isinstance(config, NormalizationConfig) else config_for(m, config)) for m in models]
+    from scorekit.aggregate.score_results import rank, score_results
 
-    def order(row: LeaderboardRow):
-        avg = row.scores.get(row.average_column) if row.average_column else None
-        return (avg is None, -(avg or 0.0), row.model)
-
-    rows = sorted(rows, key=order)
-    mark_indistinguishable(rows)
-    return rows
+    configs = [config] if isinstance(config, ScoringConfig) else list(config)
+    groups: dict[int, tuple[ScoringConfig, list[ModelResults]]] = {}
+    for m in models:
+        chosen = config_for(m, configs)
+        groups.setdefault(id(chosen), (chosen, []))[1].append(m)
+    scored, of = [], {}
+    for chosen, group in groups.values():
+        rows, inputs = score_results(group, chosen, missing="strict", fractions=True)
+        scored += rows
+        of.update({r["model"]: (chosen, inputs) for r in rows})
+    out = []
+    for m in rank(scored):
+        chosen, inputs = of[m["model"]]
+        out.append(_row(m, chosen, inputs.notes[m["model"]], inputs.absent[m["model"]]))
+    return out
 
 
 def override_notes(models: Iterable[ModelResults]) -> list[str]:

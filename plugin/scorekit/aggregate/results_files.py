@@ -35,8 +35,7 @@ metric whose aggregation is not the mean (IFEval's ``inst_level_*``); when the r
 samples, the stderr is computed from them (documents as the unit).
 
 Values are not validated here (a results file may hold anything for tasks nobody asks
-about); consumers check the values they use, e.g. with
-:func:`scorekit.aggregate.normalize.check_fraction`.
+about); consumers check the values they use, e.g. with :func:`check_fraction`.
 """
 
 from __future__ import annotations
@@ -284,8 +283,6 @@ def group_value(model: ModelResults, key: str, metric: str, known: dict[str, int
     are checked to be fractions. Returns ``(value, note)``, or what is absent (a string) when it
     cannot be derived.
     """
-    from scorekit.aggregate.normalize import check_fraction
-
     known = known or {}
     found = find(model, key)
     what = f"{found[0]} -> {metric}" if found else key
@@ -398,6 +395,28 @@ def load_results(
         summary = LoadedResults({}, [], skipped).skipped_summary()
         raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else ""), path=where)
     return LoadedResults(merge(files), files, skipped)
+
+
+def check_fraction(value: Any, *, path: str | None = None, where: str | None = None) -> float:
+    """Return ``value`` as a float if it is a finite real number in [0, 1], else raise
+    :class:`ScorekitError` naming ``path`` and ``where``.
+
+    Booleans and strings (lm-eval writes ``"N/A"`` for some stderr values) are rejected, as
+    are NaN/inf and numbers outside [0, 1].
+
+    >>> check_fraction(1), check_fraction(0.25)
+    (1.0, 0.25)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ScorekitError(
+            f"expected a number (a fraction in [0, 1]), got {type(value).__name__} {value!r}", path=path, where=where
+        )
+    value = float(value)
+    if math.isnan(value):
+        raise ScorekitError("value is NaN, expected a fraction in [0, 1]", path=path, where=where)
+    if not 0.0 <= value <= 1.0:
+        raise ScorekitError(f"value {value!r} is outside [0, 1], expected a fraction", path=path, where=where)
+    return value
 
 
 def stderr_key(metric: str) -> str:

@@ -2,19 +2,24 @@
 
 Layout (see docs/scoring.md)::
 
+    name: ...                               # optional
     normalizer: "package.module:function"   # optional, default linear thresholds
+    scale: 100                              # optional, default 1: scores reported on 0..scale
+    harness: lm-eval                        # optional, lm-eval | lighteval | any (default)
     categories:
       <category>:
         weight: 1                           # optional, default 1
         benchmarks:
           <benchmark>:
             weight: 1
+            aggregation: mean_score         # optional; mean_value: score the mean value once
             metrics:
               <metric>:
                 key: {task: leaderboard_gpqa, metric: "acc_norm,none"}   # or a list of them
                 good: 0.65
-                bad: 0.25
+                bad: 0.25                     # or num_choices: 4 (bad = 1/4, chance)
                 weight: 1
+                subtask_sizes: {...}          # optional: documents per subtask of the key's group
                 unit: fraction                # optional
                 description: ...              # optional
                 normalizer: "pkg.mod:fn"      # optional, overrides the top-level one
@@ -54,6 +59,9 @@ class MetricSpec:
     description: str | None = None
     normalizer: Normalizer | None = None
     normalizer_name: str | None = None
+    # documents per subtask of the group a key names, for deriving the group's value when a
+    # results file holds none and has no n-samples (results_files.group_value)
+    subtask_sizes: tuple[tuple[str, int], ...] = ()
 
     @property
     def path(self) -> str:
@@ -67,6 +75,7 @@ class BenchmarkSpec:
     weight: float
     metrics: tuple[MetricSpec, ...]
     description: str | None = None
+    aggregation: str = "mean_score"  # or "mean_value": the weighted mean value, scored once
 
     @property
     def path(self) -> str:
@@ -87,6 +96,8 @@ class ScoringConfig:
     categories: tuple[CategorySpec, ...]
     name: str | None = None
     description: str | None = None
+    scale: float = 1.0  # scores, stderrs and intervals are reported on 0..scale
+    harness: str = "any"  # the harness whose results the keys name: lm-eval, lighteval or any
 
     @property
     def benchmarks(self) -> tuple[BenchmarkSpec, ...]:
@@ -95,6 +106,15 @@ class ScoringConfig:
     @property
     def metrics(self) -> tuple[MetricSpec, ...]:
         return tuple(m for b in self.benchmarks for m in b.metrics)
+
+
+AGGREGATIONS = ("mean_score", "mean_value")
+HARNESSES = ("any", "lm-eval", "lighteval")
+OLD_LEADERBOARD_LAYOUT = (
+    "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and score now read one "
+    "layout: write each column as categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 "
+    "and num_choices (or bad), and add scale: 100 (docs/scoring.md, 'Leaderboard columns')"
+)
 
 
 # --- validation --------------------------------------------------------------------------
@@ -150,6 +170,17 @@ class _Checker:
             raise self.fail(f"expected a finite number, got {value!r}", keypath, parent, key)
         return float(value)
 
+    def choice(self, node: dict, key: str, keypath: str, allowed: tuple[str, ...]) -> str:
+        value = node.get(key, allowed[0])
+        if value not in allowed:
+            raise self.fail(f"expected one of {', '.join(allowed)}, got {value!r}", _join(keypath, key), node, key)
+        return value
+
+    def count(self, value: Any, keypath: str, parent: Any, key: Any, least: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise self.fail(f"expected an integer >= {least}, got {value!r}", keypath, parent, key)
+        return value
+
     def weight(self, node: dict, keypath: str) -> float:
         if "weight" not in node:
             return 1.0
@@ -196,8 +227,14 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
     ck = _Checker(path)
     if data is None:
         raise ScorekitError("config is empty", path=path)
-    top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description"}, {"categories"})
+    if isinstance(data, dict) and "benchmarks" in data and "categories" not in data:
+        raise ck.fail(OLD_LEADERBOARD_LAYOUT, "benchmarks", data, "benchmarks")
+    top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description", "scale", "harness"},
+                     {"categories"})
     default_norm = _normalizer_from(ck, top, "", path, allow_code)
+    scale = ck.number(top.get("scale", 1.0), "scale", top, "scale")
+    if scale <= 0:
+        raise ck.fail(f"expected a number > 0, got {scale!r}", "scale", top, "scale")
     cats_raw = ck.names(top["categories"], "categories", top, "categories", "category")
     categories = []
     for cname, craw in cats_raw.items():
@@ -207,7 +244,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
         benchmarks = []
         for bname, braw in benches_raw.items():
             bkp = f"{ckp}.benchmarks.{bname}"
-            braw = ck.mapping(braw, bkp, benches_raw, bname, {"weight", "description", "metrics"}, {"metrics"})
+            braw = ck.mapping(braw, bkp, benches_raw, bname, {"weight", "description", "metrics", "aggregation"}, {"metrics"})
             metrics_raw = ck.names(braw["metrics"], f"{bkp}.metrics", braw, "metrics", "metric")
             metrics = []
             for mname, mraw in metrics_raw.items():
@@ -217,10 +254,19 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
                     mkp,
                     metrics_raw,
                     mname,
-                    {"key", "good", "bad", "weight", "unit", "description", "normalizer"},
-                    {"key", "good", "bad"},
+                    {"key", "good", "bad", "num_choices", "weight", "unit", "description", "normalizer", "subtask_sizes"},
+                    {"key", "good"},
                 )
                 norm = _normalizer_from(ck, mraw, mkp, path, allow_code) or default_norm
+                if ("bad" in mraw) == ("num_choices" in mraw):
+                    raise ck.fail("give 'bad' or 'num_choices' (bad = 1/num_choices), one of them", mkp, metrics_raw, mname)
+                if "bad" in mraw:
+                    bad = ck.number(mraw["bad"], _join(mkp, "bad"), mraw, "bad")
+                else:
+                    bad = 1.0 / ck.count(mraw["num_choices"], _join(mkp, "num_choices"), mraw, "num_choices", 2)
+                sizes = mraw.get("subtask_sizes", {})
+                if not isinstance(sizes, dict) or "subtask_sizes" in mraw and not sizes:
+                    raise ck.fail("expected a mapping of subtask -> number of documents", _join(mkp, "subtask_sizes"), mraw, "subtask_sizes")
                 metrics.append(
                     MetricSpec(
                         category=cname,
@@ -228,25 +274,31 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
                         name=mname,
                         keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
                         good=ck.number(mraw["good"], _join(mkp, "good"), mraw, "good"),
-                        bad=ck.number(mraw["bad"], _join(mkp, "bad"), mraw, "bad"),
+                        bad=bad,
                         weight=ck.weight(mraw, mkp),
                         unit=ck.text(mraw, "unit", mkp),
                         description=ck.text(mraw, "description", mkp),
                         normalizer=norm[1] if norm else None,
                         normalizer_name=norm[0] if norm else None,
+                        subtask_sizes=tuple((str(k), ck.count(v, f"{mkp}.subtask_sizes.{k}", sizes, k, 1)) for k, v in sizes.items()),
                     )
                 )
             bweight = ck.weight(braw, bkp)
             if bweight > 0 and not any(m.weight > 0 for m in metrics):
                 raise ck.fail("every metric weight is 0; set the benchmark's weight to 0 to leave it out", bkp, benches_raw, bname)
-            benchmarks.append(BenchmarkSpec(cname, bname, bweight, tuple(metrics), ck.text(braw, "description", bkp)))
+            aggregation = ck.choice(braw, "aggregation", bkp, AGGREGATIONS)
+            if aggregation == "mean_value" and (len({(m.good, m.bad) for m in metrics}) > 1 or any(m.normalizer for m in metrics)):
+                raise ck.fail("aggregation mean_value needs one good and one bad shared by the metrics, and no normalizer",
+                              _join(bkp, "aggregation"), braw, "aggregation")
+            benchmarks.append(BenchmarkSpec(cname, bname, bweight, tuple(metrics), ck.text(braw, "description", bkp), aggregation))
         cweight = ck.weight(craw, ckp)
         if cweight > 0 and not any(b.weight > 0 for b in benchmarks):
             raise ck.fail("every benchmark weight is 0; set the category's weight to 0 to leave it out", ckp, cats_raw, cname)
         categories.append(CategorySpec(cname, cweight, tuple(benchmarks), ck.text(craw, "description", ckp)))
     if not any(c.weight > 0 for c in categories):
         raise ck.fail("every category weight is 0: nothing would be scored", "categories", top, "categories")
-    return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""))
+    return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""), scale,
+                         ck.choice(top, "harness", "", HARNESSES))
 
 
 def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path, allow_code: bool) -> tuple[str, Normalizer] | None:

@@ -18,7 +18,7 @@ value, or a node whose children all lack a score); callers keep the reason separ
 - Uncertainty: each metric's stderr from its results entry (``<name>_stderr,<filter>``)
   scaled by 1 / |good - bad| (the clamp keeps it: :func:`scorekit.metrics.intervals.threshold_stderr`),
   rolled up by :func:`roll_up_stderr`; every node carries ``stderr``, ``ci_low``, ``ci_high``
-  (95%, cut to [0, 1]) and the model ``overall_stderr`` / ``overall_ci_low`` / ``overall_ci_high``;
+  (95%, cut to [0, scale]) and the model ``overall_stderr`` / ``overall_ci_low`` / ``overall_ci_high``;
   None where a counted stderr is unknown or a custom normalizer scored the metric.
 """
 
@@ -197,8 +197,11 @@ def score_models(
 ) -> list[dict[str, Any]]:
     """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
 
-    Metric score: ``threshold_score(value, good, bad)``, or the metric's custom normalizer.
-    Roll-up metric → benchmark → category → overall with :func:`roll_up`.
+    Metric score: ``threshold_score(value, good, bad)``, or the metric's custom normalizer,
+    times ``config.scale``. Roll-up metric → benchmark → category → overall with :func:`roll_up`;
+    a benchmark with ``aggregation: mean_value`` instead scores the weighted mean of its metric
+    values once (its metrics share good and bad), its stderr the weighted mean of theirs (the
+    metrics are read on the same questions: fully correlated, an upper bound).
     Missing-value policy (``missing``):
 
     - ``"partial"`` (default): a metric without a score (absent from the results, NaN value, or
@@ -247,12 +250,13 @@ def score_models(
 
     good = np.array([s.good for s in metrics], dtype=float)
     bad = np.array([s.bad for s in metrics], dtype=float)
-    scores = np.atleast_2d(threshold_score(values, good, bad)).reshape(n, m)
+    scale = config.scale
+    scores = np.atleast_2d(threshold_score(values, good, bad)).reshape(n, m) * scale
     for j, spec in enumerate(metrics):
         if spec.normalizer is not None:
             for i in range(n):
                 if reasons[i][j] is None:
-                    scores[i, j] = _custom_score(spec, names[i], values[i, j])
+                    scores[i, j] = _custom_score(spec, names[i], values[i, j]) * scale
                     if math.isnan(scores[i, j]):
                         reasons[i][j] = NO_SCORE
 
@@ -268,19 +272,31 @@ def score_models(
     bench_w = np.array([b.weight for b in benches], dtype=float)
     cat_w = np.array([c.weight for c in config.categories], dtype=float)
     bench_scores = roll_up(scores, metric_groups, metric_w, strict=strict)
-    cat_scores = roll_up(bench_scores, bench_groups, bench_w, strict=strict)
-    overall = roll_up(cat_scores, [list(range(len(config.categories)))], cat_w, strict=strict)[:, 0]
     # stderr: se / |good - bad| per metric (unknown for custom normalizers), then the same roll-up
     span = np.abs(good - bad)
     with np.errstate(invalid="ignore", divide="ignore"):
-        score_se = np.where(span > 0, value_se / np.where(span > 0, span, 1.0), np.nan)
+        score_se = np.where(span > 0, value_se * scale / np.where(span > 0, span, 1.0), np.nan)
     for j, spec in enumerate(metrics):
         if spec.normalizer is not None:
             score_se[:, j] = np.nan
     bench_se = roll_up_stderr(scores, score_se, metric_groups, metric_w)
+    for k, bench in enumerate(benches):
+        if bench.aggregation == "mean_value":  # one score of the mean value; stderrs taken as fully correlated
+            idx, first = metric_groups[k], bench.metrics[0]
+            mean = roll_up(values, [idx], metric_w, strict=strict)[:, 0]
+            bench_scores[:, k] = threshold_score(mean, first.good, first.bad) * scale
+            counted = (metric_w[idx] > 0) & ~np.isnan(values[:, idx])
+            se = roll_up(np.where(counted, np.nan_to_num(value_se[:, idx]), np.nan), [list(range(len(idx)))], metric_w[idx])[:, 0]
+            unknown = (counted & np.isnan(value_se[:, idx])).any(axis=1) | np.isnan(mean) | (span[idx[0]] == 0)
+            bench_se[:, k] = np.where(unknown, np.nan, se * scale / np.where(span[idx[0]] > 0, span[idx[0]], 1.0))
+    cat_scores = roll_up(bench_scores, bench_groups, bench_w, strict=strict)
+    overall = roll_up(cat_scores, [list(range(len(config.categories)))], cat_w, strict=strict)[:, 0]
     cat_se = roll_up_stderr(bench_scores, bench_se, bench_groups, bench_w)
     overall_se = roll_up_stderr(cat_scores, cat_se, [list(range(len(config.categories)))], cat_w)[:, 0]
 
+    from scorekit.metrics.intervals import z_value
+
+    z = z_value(0.95)
     out = []
     for i, name in enumerate(names):
         model_missing: dict[str, str] = {}
@@ -298,7 +314,7 @@ def score_models(
                         bench_missing[spec.path] = reason
                     metric_out[spec.name] = {
                         "score": _opt(scores[i, j]),
-                        **_uncertainty(scores[i, j], score_se[i, j]),
+                        **_uncertainty(scores[i, j], score_se[i, j], scale, z),
                         "value": raw[i][j],
                         "source": sources[i][j],
                         "missing": reason,
@@ -312,7 +328,7 @@ def score_models(
                     cat_missing.update(bench_missing)
                 bench_out[bench.name] = {
                     "score": _opt(bench_scores[i, k]),
-                    **_uncertainty(bench_scores[i, k], bench_se[i, k]),
+                    **_uncertainty(bench_scores[i, k], bench_se[i, k], scale, z),
                     "weight": bench.weight,
                     "missing": bench_missing,
                     "metrics": metric_out,
@@ -322,7 +338,7 @@ def score_models(
                 model_missing.update(cat_missing)
             categories[cat.name] = {
                 "score": _opt(cat_scores[i, c_idx]),
-                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx]),
+                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx], scale, z),
                 "weight": cat.weight,
                 "missing": cat_missing,
                 "benchmarks": bench_out,
@@ -331,7 +347,7 @@ def score_models(
             {
                 "model": name,
                 "overall": _opt(overall[i]),
-                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i]).items()},
+                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale, z).items()},
                 "partial": bool(model_missing) and not math.isnan(overall[i]),
                 "missing": model_missing,
                 "categories": categories,
@@ -364,14 +380,11 @@ def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
     return result + 0.0
 
 
-def _uncertainty(score: float, se: float, confidence: float = 0.95) -> dict[str, float | None]:
-    """``stderr``, ``ci_low``, ``ci_high`` (score -/+ z se, cut to [0, 1]); None when unknown."""
-    from scorekit.metrics.intervals import z_value
-
+def _uncertainty(score: float, se: float, scale: float, z: float) -> dict[str, float | None]:
+    """``stderr``, ``ci_low``, ``ci_high`` (score -/+ z se, cut to [0, scale]); None when unknown."""
     if math.isnan(score) or math.isnan(se):
         return {"stderr": None, "ci_low": None, "ci_high": None}
-    z = z_value(confidence)
-    return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(1.0, score + z * se))}
+    return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(scale, score + z * se))}
 
 
 def _opt(x: float) -> float | None:

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from scorekit.aggregate import leaderboard
     from scorekit.demo import pipeline
     from scorekit.demo.quiet import harness_output_to
     from scorekit.io import write_text_atomic
@@ -125,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
             report, report_json = pipeline.robustness_report(logs, sample_note=sample_note)
             config, rows = pipeline.normalized_summary(lm_eval_dir)
             intervals = pipeline.summary_intervals(logs.samples, config)
-            score_cols = [*config.columns, *([config.average] if config.average else [])]
+            bench_cols = leaderboard.columns(config)
+            score_cols = [*bench_cols, leaderboard.AVERAGE]
 
             def ci(model: str, column: str) -> str | None:
                 found = intervals.get(model, {}).get(column)
@@ -134,9 +136,9 @@ def run(args: argparse.Namespace) -> int:
             # the terminal table: each score and its interval; report.html adds the raw accuracies
             columns = ["Model", *(h for c in score_cols for h in (c, f"{c} 95% CI"))]
             table_rows = [[r.model, *(v for c in score_cols for v in (r.scores.get(c), ci(r.model, c)))] for r in rows]
-            html_columns = [*columns, *(f"{c} Raw" for c in config.columns)]
-            html_rows = [[*row, *(r.raw.get(c) for c in config.columns)] for row, r in zip(table_rows, rows)]
-            summary_title = config.name
+            html_columns = [*columns, *(f"{c} Raw" for c in bench_cols)]
+            html_rows = [[*row, *(r.raw.get(c) for c in bench_cols)] for row, r in zip(table_rows, rows)]
+            summary_title = leaderboard.config_name(config)
             intro = [f"Model: {model_text}, run through lm-eval's {choice.name} model"
                      + (" with its chat template" if choice.chat_template else "") + ".",
                      sample_note + ".", settings,
@@ -148,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
             write_text_atomic(out / "report.html", page)
             write_text_atomic(out / "report.json", json.dumps(report_json, indent=2) + "\n")
             write_text_atomic(out / "summary.json", json.dumps(
-                {"config": config.name, "models": [
+                {"config": summary_title, "models": [
                     {"model": r.model, "scores": r.scores, "raw": r.raw, "missing": r.missing,
                      "scores_ci_low": {c: v[1] for c, v in intervals.get(r.model, {}).items()},
                      "scores_ci_high": {c: v[2] for c, v in intervals.get(r.model, {}).items()}}

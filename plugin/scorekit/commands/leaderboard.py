@@ -35,7 +35,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--config",
         metavar="YAML",
-        help="normalization config: a YAML file or the name of a shipped one (see `scorekit configs-dir`). "
+        help="scoring config (the `scorekit score` layout, docs/scoring.md): a YAML file or the name of a "
+        "shipped one (see `scorekit configs-dir`). "
         "Default: open_llm_leaderboard_v2 for lm-eval results, open_llm_leaderboard_v2_lighteval for models "
         "seen only in lighteval results.",
     )
@@ -44,6 +45,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
     p.add_argument("--raw", action="store_true", help="add the raw (unnormalized) columns to text formats")
     p.add_argument("--digits", type=int, default=2, help="decimals in table/markdown/html (default: 2)")
+    from scorekit.commands.score import add_allow_code
+
+    add_allow_code(p)
     prog = p.add_mutually_exclusive_group()
     prog.add_argument(
         "--progress",
@@ -69,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
-    from scorekit.aggregate.normalize import load_config
     from scorekit.aggregate.results_files import load_results
+    from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits, check_plot
     from scorekit.io import check_output, emit, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
@@ -83,24 +87,22 @@ def _run(args: argparse.Namespace) -> int:
     inputs = [*args.paths, *([config_path] if config_path else [])]
     output = check_output(args.output, inputs)
     check_output(args.plot, [*inputs, *([output] if output else [])], option="--plot")
-    if config_path is None:  # one per harness: see leaderboard.config_for
-        config = {"lm-eval": lb.shipped_config(lb.DEFAULT_CONFIG), "lighteval": lb.shipped_config(lb.DEFAULT_LIGHTEVAL_CONFIG)}
-    else:
-        config = load_config(config_path)
+    # default: one config per harness (leaderboard.config_for)
+    configs = lb.default_configs() if config_path is None else [load_scoring_config(config_path, allow_code=args.allow_code)]
     with _Progress(args.progress) as progress:
         loaded = load_results(args.paths, on_file=progress.update)
     read = [f.path for f in loaded.files]
     refuse_input_as_output(output, read)
     refuse_input_as_output(args.plot, read, option="--plot")
-    rows = lb.compute_leaderboard(loaded.models.values(), config)
-    first = config if not isinstance(config, dict) else config["lm-eval"]
-    columns = list(first.columns) + ([first.average] if first.average else [])
-    text = render(rows, columns, first.columns, args.format, raw=args.raw, digits=args.digits)
+    rows = lb.compute_leaderboard(loaded.models.values(), configs)
+    bench_columns = lb.columns(configs[0])
+    columns = [*bench_columns, lb.AVERAGE]
+    text = render(rows, columns, bench_columns, args.format, raw=args.raw, digits=args.digits)
     image = None
     if args.plot:
         from scorekit.aggregate.plots import leaderboard_png
 
-        image = leaderboard_png(rows, columns, title=first.name, fmt=plot_fmt)
+        image = leaderboard_png(rows, columns, title=lb.config_name(configs[0]), fmt=plot_fmt)
 
     # Everything is computed; write the main output, then the side output (each atomically),
     # then the notes: a failing --output leaves no plot behind.
@@ -117,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     summary = loaded.skipped_summary()
     if summary:
         print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
-    if isinstance(config, dict):
+    if config_path is None:
         used = sorted({r.config for r in rows})
         print(one_line(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}"), file=sys.stderr)
     return 0

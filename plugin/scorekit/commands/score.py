@@ -54,19 +54,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    add_allow_code(p)
+    p.set_defaults(func=run)
+
+
+def add_allow_code(p: argparse.ArgumentParser) -> None:
+    """``--allow-code``, for the commands that read a scoring config."""
     p.add_argument(
         "--allow-code",
         action="store_true",
         help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
         "without it only installed modules are imported",
     )
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.results_files import load_results
+    from scorekit.aggregate.score_results import rank, score_results
     from scorekit.aggregate.scoring_config import load_scoring_config
-    from scorekit.aggregate.threshold import BadValue, NormalizerError, score_models
     from scorekit.commands.checks import check_digits
     from scorekit.errors import ScorekitError
     from scorekit.io import check_output, emit, refuse_input_as_output
@@ -78,19 +83,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_scoring_config(config_path, allow_code=args.allow_code)
     loaded = load_results(args.paths)
     refuse_input_as_output(output, [f.path for f in loaded.files])
-    models = {name: {k: f.tasks[k] for k, f in mr.task_files.items()} for name, mr in loaded.models.items()}
-    newest = {name: _run_time_of(mr) for name, mr in loaded.models.items()}
-    derived = _group_values(loaded, models, config, newest)
-    derived += _samples_stderrs(loaded, models, config, newest)
-    try:
-        scored = score_models(config, models, missing=args.missing, newest=newest)
-    except BadValue as exc:
-        model = loaded.models[exc.model]
-        task = model.get(exc.task) if exc.task else None
-        # no single task (an ambiguous key): name the model's results files
-        raise ScorekitError(str(exc), path=task.source if task else ", ".join(model.sources)) from None
-    except NormalizerError as exc:
-        raise ScorekitError(str(exc), path=config.path) from None
+    scored, inputs = score_results(loaded.models.values(), config, missing=args.missing)
     found_any = any(
         metric["source"] is not None
         for m in scored
@@ -105,112 +98,21 @@ def run(args: argparse.Namespace) -> int:
             f"{first.path} looks for {' or '.join(f'{t} -> {m}' for t, m in first.keys)}); check the keys",
             path=config.path,
         )
-    for m in scored:
-        m["sources"] = list(loaded.models[m["model"]].sources)
-    scored.sort(key=lambda m: (m["overall"] is None, -(m["overall"] or 0.0), m["model"]))
-    _mark_tied(scored)
-
+    scored = rank(scored)
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     emit(text, output)
-    _notes(loaded, scored, config, newest)
-    for line in derived:
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
+    _notes(loaded, scored, inputs)
     return 0
 
 
-def _group_values(loaded, models: dict[str, dict[str, Any]], config, newest) -> list[str]:
-    """Fill in group values lm-eval did not write (``{" ": " ", "alias": ...}``) for config
-    metrics found nowhere else, as ``scorekit leaderboard`` does
-    (:func:`scorekit.aggregate.results_files.group_value`: size-weighted from ``n-samples``).
-    ``models`` gets the derived values (new entries; the files' data is untouched); returns
-    the notes."""
-    from scorekit.aggregate.results_files import find, group_value
-    from scorekit.aggregate.threshold import lookup_value
-
-    notes = []
-    for name, mr in loaded.models.items():
-        for spec in config.metrics:
-            if lookup_value(models[name], spec.keys, newest[name])[1] is not None:
-                continue
-            for task, metric in spec.keys:
-                got = group_value(mr, task, metric)
-                if not isinstance(got, str):
-                    found = find(mr, task)
-                    key = found[0] if found else task
-                    models[name][key] = {**models[name].get(key, {}), metric: got[0]}
-                    notes.append(f"{name}: {got[1]}")
-                    break
-    return notes
-
-
-def _samples_stderrs(loaded, models: dict[str, dict[str, Any]], config, newest) -> list[str]:
-    """Fill in the stderr of config metrics whose results file has none usable (lm-eval's
-    ``"N/A"`` for IFEval's instruction level) from the run's samples log, as ``scorekit
-    leaderboard`` does (:func:`scorekit.aggregate.results_files.samples_stderr`). ``models``
-    gets new entries (the files' data is untouched); returns the notes."""
-    from scorekit.aggregate.results_files import samples_stderr, stderr_key, stderr_value
-    from scorekit.aggregate.threshold import lookup_value
-
-    notes = []
-    for name, mr in loaded.models.items():
-        for spec in config.metrics:
-            _, key, metric = lookup_value(models[name], spec.keys, newest[name])
-            rf = mr.task_files.get(key) if key is not None else None
-            if rf is None or metric not in rf.tasks[key]:  # not found, or a derived group value
-                continue
-            se_key = stderr_key(metric)
-            if not math.isnan(stderr_value(models[name][key].get(se_key))):
-                continue  # the file's stderr is usable
-            se, why = samples_stderr(rf, key, metric)
-            if se is None:
-                notes.append(f"{name}: {key}: no usable {se_key}, {why}; intervals counting {spec.path} are unknown")
-            else:
-                models[name][key] = {**models[name][key], se_key: se}
-                notes.append(f"{name}: {key}: {se_key} {why}")
-    return notes
-
-
-def _run_time_of(model):
-    """``key -> (run time, path)`` of the file a model's task key comes from (newest wins)."""
-    files = model.task_files
-    return lambda key: (files[key].timestamp, files[key].path)
-
-
-def _mark_tied(scored: list[dict[str, Any]]) -> None:
-    """``indistinguishable_from_best`` per model: its overall score is within noise of the best
-    one's (scorekit.metrics.intervals.indistinguishable); None without a score or a stderr."""
-    from scorekit.metrics.intervals import indistinguishable
-
-    best = next((m for m in scored if m["overall"] is not None), None)
-    for m in scored:
-        if best is None or m["overall"] is None:
-            m["indistinguishable_from_best"] = None
-        elif m is best:
-            m["indistinguishable_from_best"] = True
-        else:
-            m["indistinguishable_from_best"] = indistinguishable(best["overall"], best.get("overall_stderr"),
-                                                                 m["overall"], m.get("overall_stderr"))
-
-
-def _notes(loaded, scored: list[dict[str, Any]], config, newest) -> None:
+def _notes(loaded, scored: list[dict[str, Any]], inputs) -> None:
     from scorekit.aggregate.leaderboard import override_notes
-    from scorekit.harness_outputs import find_task_key
 
     for line in override_notes(loaded.models.values()):
         print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    for name, mr in loaded.models.items():
-        said = set()
-        for spec in config.metrics:
-            for task, _metric in spec.keys:
-                found = find_task_key(mr.task_files, task, newest[name])
-                if found and found[1] and task not in said:
-                    said.add(task)
-                    key, others = found
-                    print(one_line(
-                        f"scorekit: note: {name}: {task}: several runs ({', '.join(sorted([key] + others))}); "
-                        f"used the newest, {key} from {mr.task_files[key].path}"),
-                        file=sys.stderr,
-                    )
+    for name, lines in inputs.notes.items():
+        for line in lines:
+            print(one_line(f"scorekit: note: {name}: {line}"), file=sys.stderr)
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"

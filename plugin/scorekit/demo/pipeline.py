@@ -260,12 +260,10 @@ def robustness_report(logs, *, sample_note: str | None = None) -> tuple[Any, dic
 
 def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normalization.yaml"):
     """Leaderboard-style summary: accuracy above chance, 0-100, with the shipped demo config."""
-    from scorekit.aggregate.leaderboard import compute_leaderboard
-    from scorekit.aggregate.normalize import load_config
+    from scorekit.aggregate.leaderboard import compute_leaderboard, shipped_config
     from scorekit.aggregate.results_files import load_results
-    from scorekit.resources import config_path
 
-    config = load_config(config_path(config_name))
+    config = shipped_config(config_name)
     loaded = load_results([lm_eval_dir])
     return config, compute_leaderboard(loaded.models.values(), config)
 
@@ -291,26 +289,31 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
 
     import numpy as np
 
-    from scorekit.aggregate.normalize import normalize
+    from scorekit.aggregate.leaderboard import AVERAGE, columns as column_names
+    from scorekit.aggregate.threshold import threshold_score
     from scorekit.harness_outputs import ungrouped
     from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
 
     records: dict[str, dict[str, list]] = {}
     for sample_set in samples:
         records.setdefault(sample_set.model, {})[ungrouped(sample_set.task.name)] = list(sample_set.records)
-    scale = np.vectorize(normalize, otypes=[float])
+
+    def scale(value, spec):  # the config's score of one part (good = 1, bad = chance, 0-100)
+        return threshold_score(value, spec.good, spec.bad) * config.scale
+
     out: dict[str, dict[str, tuple[float, float, float]]] = {}
     for model, by_task in records.items():
-        columns = []  # (column name, [(task, prompt, macro, lower), ...])
-        for bench in config.benchmarks:
+        columns = []  # (column name, [(task, prompt, macro, metric spec), ...])
+        for name, bench in zip(column_names(config), config.benchmarks):
             parts = []
-            for part in bench.parts:
-                prompt, _, kind = part.metric.partition(",")[0].partition("_")
-                if part.results_key not in by_task or not prompt.isdigit() or kind not in ("accuracy", "macro_accuracy"):
+            for spec in bench.metrics:
+                task, metric = spec.keys[0]
+                prompt, _, kind = metric.partition(",")[0].partition("_")
+                if task not in by_task or not prompt.isdigit() or kind not in ("accuracy", "macro_accuracy"):
                     break
-                parts.append((part.results_key, int(prompt), kind == "macro_accuracy", part.lower))
+                parts.append((task, int(prompt), kind == "macro_accuracy", spec))
             else:
-                columns.append((bench.column, parts))
+                columns.append((name, parts))
         if len(columns) != len(config.benchmarks):
             continue
         macro = {task: m for _, parts in columns for task, _, m, _ in parts}
@@ -341,14 +344,13 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
                 return right.sum(axis=-1) / share.sum(axis=-1)
 
         def scores(m: np.ndarray) -> np.ndarray:
-            return np.stack([np.mean([scale(accuracy(m, task, prompt), lower) for task, prompt, _, lower in parts], axis=0)
+            return np.stack([np.mean([scale(accuracy(m, task, prompt), spec) for task, prompt, _, spec in parts], axis=0)
                              for _, parts in columns], axis=-1)
 
         stats = [lambda m, j=j: scores(m)[..., j] for j in range(len(columns))]
         names = [name for name, _ in columns]
-        if config.average is not None:
-            stats.append(lambda m: scores(m).mean(axis=-1))
-            names.append(config.average)
+        stats.append(lambda m: scores(m).mean(axis=-1))
+        names.append(AVERAGE)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # nanmean of a draw without some category
             results = bootstrap_intervals(x, stats, confidence=confidence)
@@ -362,10 +364,10 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
             def at(end: int) -> np.ndarray:
                 values = []
                 for _, parts in columns:
-                    values.append(np.mean([normalize(float(wilson_interval(accuracy(full, t, k) * n_q[t], n_q[t],
-                                                                           confidence)[end]), lower)
-                                           for t, k, _, lower in parts]))
-                return np.array(values + ([float(np.mean(values))] if config.average is not None else []))
+                    values.append(np.mean([scale(float(wilson_interval(accuracy(full, t, k) * n_q[t], n_q[t],
+                                                                       confidence)[end]), spec)
+                                           for t, k, _, spec in parts]))
+                return np.array(values + [float(np.mean(values))])
 
             if any(r.ci_low == r.ci_high for r in results):
                 low, high = at(0), at(1)

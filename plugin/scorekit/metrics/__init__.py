@@ -10,8 +10,6 @@ from scorekit.metrics.intervals import (
     bootstrap_interval,
     holm,
     mcnemar_p,
-    mean_stderr,
-    normalized_stderr,
     paired_bootstrap,
     threshold_stderr,
     wilson_interval,
@@ -47,8 +45,6 @@ __all__ = [
     "paired_bootstrap",
     "mcnemar_p",
     "holm",
-    "normalized_stderr",
-    "mean_stderr",
     "threshold_stderr",
     # sampling
     "pass_at_k",

@@ -23,9 +23,8 @@ Methods (``docs/uncertainty.md`` gives the measured coverage of each):
 - :func:`t_interval`, :func:`std_interval` — the mean and the standard deviation of a few
   values (a model's percentiles across leaderboards, ``scorekit rank``): Student t and
   chi-square intervals;
-- :func:`normalized_stderr`, :func:`mean_stderr`, :func:`threshold_stderr` — a results
-  file's stderr carried through the leaderboard's normalization and averages, and through
-  threshold scores (first-order, i.e. delta method).
+- :func:`threshold_stderr` — a results file's stderr carried through a threshold score (the
+  leaderboard's normalization is one; first-order, i.e. delta method).
 
 The consistency-rate interval lives with the rate (Korn-Graubard,
 :func:`scorekit.metrics.consistency_rate_interval`).
@@ -46,8 +45,6 @@ __all__ = [
     "holm",
     "indistinguishable",
     "mcnemar_p",
-    "mean_stderr",
-    "normalized_stderr",
     "paired_bootstrap",
     "spread_statistic",
     "std_interval",
@@ -464,37 +461,6 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return [float(v) for v in out]
 
 
-def normalized_stderr(value: float, stderr: float, lower: float) -> float:
-    """Stderr of the leaderboard's ``max(0, (value - lower) / (1 - lower)) * 100``.
-
-    The linear part scales the stderr: se * 100 / (1 - lower). Below ``lower`` the clamp
-    makes the normalized value 0, but the true value may still lie above chance, so the
-    scaled stderr is kept there too (the first-order derivative, 0, would claim a certainty
-    no sample gives); an interval built from it is cut at 0. NaN stderr stays NaN.
-
-    >>> normalized_stderr(0.6, 0.02, 0.25)  # 0.02 * 100 / 0.75
-    2.6666666666666665
-    """
-    if not 0 <= lower < 1:
-        raise ValueError(f"lower must be in [0, 1), got {lower!r}")
-    return float(stderr) * 100.0 / (1.0 - lower)
-
-
-def mean_stderr(stderrs: Sequence[float]) -> float:
-    """Stderr of the unweighted mean of n independent estimates: sqrt(sum se_i^2) / n.
-
-    Benchmarks of a leaderboard use different questions, so their errors are independent;
-    sub-tasks of one benchmark are too. NaN when any stderr is NaN (unknown), never a
-    smaller made-up value.
-
-    >>> mean_stderr([3.0, 4.0])
-    2.5
-    """
-    if not stderrs:
-        return math.nan
-    return math.sqrt(sum(float(se) ** 2 for se in stderrs)) / len(stderrs)
-
-
 def clustered_stderr(values: Sequence[Any]) -> tuple[float, float]:
     """``(value, stderr)`` of a metric from its per-document values, documents as the unit.
 
@@ -555,8 +521,10 @@ def indistinguishable(best: float, best_se: float | None, value: float, se: floa
 def threshold_stderr(value: float, stderr: float, good: float, bad: float) -> float:
     """Stderr of ``clip((value - bad) / (good - bad), 0, 1)``: se / |good - bad|.
 
-    As for :func:`normalized_stderr`, the clamp at 0 and 1 keeps the scaled stderr (the
-    interval is cut to [0, 1] instead); good == bad (a step) gives nan.
+    Below ``bad`` (or beyond ``good``) the clamp makes the score 0 (or 1), but the true value
+    may still lie inside, so the scaled stderr is kept there too (the first-order derivative, 0,
+    would claim a certainty no sample gives); the interval is cut to [0, 1] instead. good == bad
+    (a step) gives nan.
 
     >>> threshold_stderr(0.5, 0.02, good=0.9, bad=0.4)
     0.04

@@ -178,3 +178,22 @@ def write_lighteval_results(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     return path
+
+
+# A user's leaderboard config (the `scorekit score` layout): GPQA and MuSR with the
+# leaderboard's chance levels, MuSR's team allocation exactly 1/3.
+GPQA_MUSR_CONFIG = """\
+name: two columns
+scale: 100
+categories:
+  leaderboard:
+    benchmarks:
+      GPQA:
+        metrics:
+          acc_norm: {key: {task: leaderboard_gpqa, metric: "acc_norm,none"}, good: 1.0, num_choices: 4}
+      MUSR:
+        metrics:
+          murder_mysteries: {key: {task: leaderboard_musr_murder_mysteries, metric: "acc_norm,none"}, good: 1.0, num_choices: 2}
+          object_placements: {key: {task: leaderboard_musr_object_placements, metric: "acc_norm,none"}, good: 1.0, num_choices: 5}
+          team_allocation: {key: {task: leaderboard_musr_team_allocation, metric: "acc_norm,none"}, good: 1.0, num_choices: 3}
+"""

@@ -142,7 +142,7 @@ def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float
 
 def checked_rate(value: float, path: Path | str, where: str) -> float:
     """``value`` as a float when it is NaN or a fraction in [0, 1]; else ScorekitError (file, place)."""
-    from scorekit.aggregate.normalize import check_fraction
+    from scorekit.aggregate.results_files import check_fraction
 
     value = float(value)
     return value if math.isnan(value) else check_fraction(value, path=str(path), where=where)
