@@ -48,7 +48,10 @@ def _read(path: str):
     except ScorekitError as exc:
         if "no samples logs found" not in str(exc):
             raise
-        loaded = load_results([path])
+        try:
+            loaded = load_results([path])
+        except ScorekitError:
+            raise exc from None  # neither per-question files nor results files: the first error says what is wanted
         if len(loaded.models) != 1:
             raise
         (model,) = loaded.models

@@ -25,7 +25,8 @@ Mapping (pure: per-question tables, their values and the harness files' facts in
     (corpus-level metrics, groups, runs without samples logs): the harness's value and, when
     it is a number, its standard error (``method``: ``reported by <library>``) and a normal
     interval value +- z * stderr (``method``: ``normal approximation from the reported standard
-    error``). lm-eval's ``"N/A"`` stderr leaves both out.
+    error``; clipped to [0, 1] for a metric known to lie there, and the method says so).
+    lm-eval's ``"N/A"`` stderr leaves both out.
 Robustness (SCORE tasks): each prompt's or answer position's accuracy, the accuracy spread
     and the consistency rate are results of their own; ``metric_config.additional_details``
     says which (``scorekit_robustness``): the schema has no typed place for them.
@@ -83,7 +84,7 @@ def _base(metric: str) -> str:
 
 def _pass_k(metric: str) -> int | None:
     tail = metric.rpartition("/")[2]
-    return int(tail[6:]) if tail.startswith("pass@") and tail[6:].isdigit() else None
+    return int(tail[5:]) if tail.startswith("pass@") and tail[5:].isdigit() else None
 
 
 def _metric_config(task: str, metric: str, kind: str | None, facts: TaskFacts | None, robust: bool) -> dict:
@@ -159,15 +160,18 @@ def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, fac
 def _reported_result(task: str, metric: str, score: float, stderr: float | None, facts: TaskFacts,
                      confidence: float) -> dict:
     unc: dict[str, Any] = {}
+    config = _metric_config(task, metric, None, facts, False)
     if stderr is not None:
         z = z_value(confidence)
+        lo, hi, method = score - z * stderr, score + z * stderr, "normal approximation from the reported standard error"
+        if "min_score" in config and (lo < config["min_score"] or hi > config["max_score"]):
+            lo, hi = max(lo, config["min_score"]), min(hi, config["max_score"])
+            method += ", clipped to [0, 1]"
         unc["standard_error"] = {"value": stderr, "method": f"reported by {facts.library}"}
-        unc["confidence_interval"] = {"lower": score - z * stderr, "upper": score + z * stderr,
-                                      "confidence_level": confidence,
-                                      "method": "normal approximation from the reported standard error"}
+        unc["confidence_interval"] = {"lower": lo, "upper": hi, "confidence_level": confidence, "method": method}
     details = {"scorekit_kind": "harness aggregate (no per-question values)"}
     out = {"evaluation_result_id": f"{task}/{metric}", "evaluation_name": task,
-           "source_data": _source_data(task, facts), "metric_config": _metric_config(task, metric, None, facts, False),
+           "source_data": _source_data(task, facts), "metric_config": config,
            "score_details": {"score": score, "details": details}}
     if unc:
         out["score_details"]["uncertainty"] = unc
@@ -177,11 +181,14 @@ def _reported_result(task: str, metric: str, score: float, stderr: float | None,
 
 
 def _belongs(key: str, robust_tasks: set[str]) -> bool:
-    """Is a results key one of a SCORE task's own entries (lighteval: ``<task>:template_3|0``)?"""
-    from scorekit.harness_outputs import split_task_key, ungrouped
+    """Is a results key a SCORE task's or SCORE group's own entry (lm-eval ``prompt_robustness_agieval_*``,
+    ``score_prompt_robustness_agieval``; lighteval ``<task>:template_3|0``)?"""
+    from scorekit.harness_outputs import split_task_key
+    from scorekit.robustness.benchmarks import parse_lighteval_task
+    from scorekit.robustness.readers import classify_task
 
     name = split_task_key(key)[1]
-    return any(name == ungrouped(t) or name.startswith(ungrouped(t) + ":") for t in robust_tasks)
+    return bool(robust_tasks) and (classify_task(name) is not None or parse_lighteval_task(name) is not None)
 
 
 def _iso(ts: float) -> str:
