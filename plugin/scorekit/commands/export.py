@@ -30,6 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="source_metadata.source_organization_name: who ran or publishes the runs (default: unknown)")
     p.add_argument("--evaluator-relationship", choices=RELATIONSHIPS, default="other",
                    help="the evaluator's relationship to the model's developer (default: other)")
+    p.add_argument("--retrieved-timestamp", type=float, metavar="SECONDS",
+                   help="retrieved_timestamp (Unix seconds) written into the documents (default: "
+                        "$SOURCE_DATE_EPOCH when set, else now); fixed, the same runs give the same bytes")
     p.add_argument("--confidence", type=float, default=0.95, help="interval confidence level (default: 0.95)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws (default: 2000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
@@ -61,6 +64,7 @@ def _read(path: str):
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import math
     import os
     import time
 
@@ -86,7 +90,12 @@ def run(args: argparse.Namespace) -> int:
     output = check_output(args.output, args.runs)
     if args.output_dir and os.path.exists(args.output_dir) and not os.path.isdir(args.output_dir):
         raise ScorekitError("--output-dir is not a folder", path=args.output_dir)
-    retrieved = time.time()
+    retrieved = args.retrieved_timestamp
+    if retrieved is None:
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+        retrieved = float(epoch) if epoch.strip().isdigit() else time.time()
+    if not math.isfinite(retrieved) or retrieved < 0:
+        raise ScorekitError(f"--retrieved-timestamp must be a non-negative number of seconds, got {retrieved}")
     documents: dict[str, tuple[str, dict]] = {}  # file name -> (run, document)
     all_notes: list[str] = []
     for path in args.runs:
