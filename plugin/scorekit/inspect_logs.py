@@ -263,3 +263,58 @@ def read_inspect_logs(files: list[Path], notes: list[str]) -> dict[tuple[str, st
         else:
             newest[(run.model, run.task)] = run
     return newest
+
+
+def inspect_results_file(path: str | os.PathLike[str]) -> Any:
+    """An Inspect log as a :class:`scorekit.aggregate.results_files.ResultsFile` (harness
+    ``"inspect"``), for ``scorekit leaderboard`` and ``scorekit score``.
+
+    The task key is ``eval.task``; per scorer, ``<scorer>`` is the log's ``accuracy`` (else its
+    ``mean``) and ``<scorer>_stderr`` its ``stderr`` (lighteval's key style, so configs write
+    ``{task: arith, metric: match}``); every other metric of the scorer is ``<scorer>/<metric>``.
+    A scorer without a ``stderr`` metric gets one recomputed from the samples: the standard
+    deviation of the per-question values (mean over epochs; n - 1) over sqrt(n), which is
+    Inspect's own ``stderr()`` on the mean-reduced scores.
+    """
+    from datetime import datetime
+
+    from scorekit.aggregate.results_files import ResultsFile
+
+    p = os.fspath(path)
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise ScorekitError(INSTALL_HINT, path=p) from None
+    try:
+        log = read_eval_log(p, header_only=True)
+    except Exception as exc:  # damaged logs: zip, JSON and pydantic errors
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ScorekitError(f"cannot read Inspect log: {first}", path=p) from None
+    metrics: dict[str, float] = {}
+    need_stderr = []
+    for scorer, ms in _reported(log).items():
+        headline = ms.get("accuracy", ms.get("mean"))
+        if headline is None:
+            continue
+        metrics[scorer] = headline
+        if "stderr" in ms:
+            metrics[f"{scorer}_stderr"] = ms["stderr"]
+        else:
+            need_stderr.append(scorer)
+        for name, value in ms.items():
+            if name not in ("accuracy", "mean", "stderr"):
+                metrics[f"{scorer}/{name}"] = value
+    if need_stderr:
+        run = read_inspect_log(p)
+        for scorer in need_stderr:
+            mv = run.metrics.get(scorer)
+            if mv is not None and len(mv.rows) >= 2:
+                metrics[f"{scorer}_stderr"] = float(np.std(mv.rows[:, 0], ddof=1) / math.sqrt(len(mv.rows)))
+    if not metrics:
+        raise ScorekitError("Inspect log has no results (the run did not finish?)", path=p)
+    try:
+        ts = datetime.fromisoformat(str(log.eval.created)).timestamp()
+        source = "log creation time"
+    except ValueError:
+        ts, source = os.path.getmtime(p), "modification time"
+    return ResultsFile(p, "inspect", str(log.eval.model), ts, source, {str(log.eval.task): metrics})
