@@ -63,3 +63,18 @@ def test_lighteval_eval_epochs_pass_at_k_and_reducer_note(lighteval_logs, capsys
     assert rows["math_scorer"]["difference"] == pytest.approx(0.0) and rows["math_scorer"]["n_paired"] == le.N
     assert any("epoch reducer is pass_at_2" in n for n in data["notes"])
     assert any("math_scorer/pass@2: only" in n for n in data["notes"])
+
+
+def test_lighteval_eval_log_exports_to_every_eval_ever(lighteval_logs, capsys):
+    import jsonschema
+
+    schema = json.loads((REPO / "tests" / "export" / "schema" / "eval.schema.json").read_text())
+    assert main(["export", str(lighteval_logs["epochs"])]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert not list(jsonschema.Draft7Validator(schema).iter_errors(doc))
+    res = {r["metric_config"]["metric_name"]: r for r in doc["evaluation_results"]}
+    right = sum(le.correct(a) for a in range(le.N)) / le.N
+    assert res["math_scorer"]["score_details"]["score"] == pytest.approx(right)
+    assert res["math_scorer"]["score_details"]["details"]["harness_epoch_reducer"] == "pass_at_2"
+    assert res["math_scorer/pass@2"]["metric_config"]["metric_parameters"] == {"k": 2}
+    assert doc["eval_library"]["name"] == "inspect_ai" and doc["model_info"]["id"] == "scripted/acme"

@@ -146,6 +146,8 @@ def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, fac
         details["harness_value"] = repr(reported[0])
         if reported[1] is not None:
             details["harness_stderr"] = repr(reported[1])
+        if facts.reducer is not None:  # Inspect reduced the epochs otherwise than by the mean
+            details["harness_epoch_reducer"] = facts.reducer
         if facts.reducer is None and not math.isclose(reported[0], value.value, rel_tol=1e-9, abs_tol=1e-12):
             notes.append(f"{task} {metric}: scorekit's value {value.value!r} differs from the harness's {reported[0]!r} "
                          "(the document holds scorekit's; details.harness_value the harness's)")
