@@ -25,8 +25,8 @@ What a log gives (:func:`read_inspect_log`):
 - samples with an ``error`` or without a scorer's score are left out of that scorer, with a
   note; a log whose status is not ``success`` is read with a note saying so.
 
-The log's own results (``results.scores[*].metrics``: accuracy, stderr, ...) are kept as
-:attr:`InspectRun.reported` for the export and for a check: scorekit's values are recomputed
+The log's own results (``results.scores[*].metrics``: accuracy, stderr, ...) are kept in
+:class:`LogHeader` (``InspectRun.header.reported``) for the export and for a check: scorekit's values are recomputed
 from the samples (Inspect's epoch reducer, when not the mean, changes what Inspect reports;
 a note names it).
 """
@@ -48,7 +48,8 @@ import numpy as np
 from scorekit.compare.core import MetricValues
 from scorekit.errors import ScorekitError
 
-__all__ = ["InspectRun", "is_inspect_log", "read_inspect_log", "score_value", "INSTALL_HINT"]
+__all__ = ["INSTALL_HINT", "InspectRun", "LogHeader", "inspect_results_file", "is_inspect_log", "read_inspect_header",
+           "read_inspect_log", "read_inspect_logs", "score_value"]
 
 INSTALL_HINT = "reading Inspect logs needs inspect_ai: pip install 'scorekit[inspect]'"
 _JSON_HEAD = re.compile(rb'^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
@@ -57,21 +58,52 @@ _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 
 
 @dataclass
-class InspectRun:
-    """One Inspect log read into per-question tables (see the module docstring)."""
+class LogHeader:
+    """What an Inspect log says besides its samples (read with ``header_only=True``)."""
 
     path: str
     task: str
     model: str
-    created: str
+    created: str  # ISO time, as Inspect wrote it
+    timestamp: float | None  # the same in Unix seconds (None when unparsable)
     status: str
     epochs: int
+    reducer: str | None  # the epoch reducer, when not the mean
+    reported: dict[str, dict[str, float]]  # scorer -> the log's metrics (accuracy, stderr, ...)
+    dataset: str | None
+    inspect_version: str | None
+
+    def headline(self, scorer: str) -> tuple[float | None, float | None]:
+        """(value, stderr) the log reports for ``scorer``: its ``accuracy`` (else ``mean``) and
+        ``stderr``; None where the log has none."""
+        ms = self.reported.get(scorer, {})
+        return ms.get("accuracy", ms.get("mean")), ms.get("stderr")
+
+
+@dataclass
+class InspectRun:
+    """One Inspect log read into per-question tables (see the module docstring)."""
+
+    header: LogHeader
     metrics: dict[str, MetricValues]
-    reported: dict[str, dict[str, float]] = field(default_factory=dict)  # scorer -> metric -> value
     notes: list[str] = field(default_factory=list)
-    dataset: str | None = None
-    inspect_version: str | None = None
     n_samples: int = 0
+
+    @property
+    def path(self) -> str:
+        return self.header.path
+
+    @property
+    def task(self) -> str:
+        return self.header.task
+
+    @property
+    def model(self) -> str:
+        return self.header.model
+
+    @property
+    def created(self) -> str:
+        return self.header.created
 
 
 def is_inspect_log(path: str | os.PathLike[str]) -> bool:
@@ -114,16 +146,39 @@ def score_value(value: Any) -> float | None:
     return None
 
 
-def _load(path: str) -> Any:
+def _load(path: str, header_only: bool = False) -> Any:
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
         raise ScorekitError(INSTALL_HINT, path=path) from None
     try:
-        return read_eval_log(path)
+        return read_eval_log(path, header_only=header_only)
     except Exception as exc:  # inspect_ai raises zip, JSON and pydantic errors for damaged logs
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ScorekitError(f"cannot read Inspect log: {first}", path=path) from None
+
+
+def _header(path: str, log: Any) -> LogHeader:
+    from datetime import datetime
+
+    ev = log.eval
+    try:
+        ts: float | None = datetime.fromisoformat(str(ev.created)).timestamp()
+    except ValueError:
+        ts = None
+    reducer = getattr(ev.config, "epochs_reducer", None)
+    dataset = getattr(ev.dataset, "name", None) or getattr(ev.dataset, "location", None)
+    return LogHeader(path=path, task=str(ev.task), model=str(ev.model), created=str(ev.created), timestamp=ts,
+                     status=str(log.status), epochs=int(getattr(ev.config, "epochs", None) or 1),
+                     reducer=", ".join(map(str, reducer)) if reducer and list(reducer) != ["mean"] else None,
+                     reported=_reported(log), dataset=str(dataset) if dataset else None,
+                     inspect_version=(getattr(ev, "packages", None) or {}).get("inspect_ai"))
+
+
+def read_inspect_header(path: str | os.PathLike[str]) -> LogHeader:
+    """The header of one Inspect log (no samples read); errors as :func:`read_inspect_log`."""
+    p = os.fspath(path)
+    return _header(p, _load(p, header_only=True))
 
 
 def _fingerprint(sample: Any) -> str:
@@ -168,19 +223,17 @@ def read_inspect_log(path: str | os.PathLike[str]) -> InspectRun:
 
     p = os.fspath(path)
     log = _load(p)
-    ev = log.eval
+    header = _header(p, log)
     notes: list[str] = []
-    task = str(ev.task)
-    if log.status != "success":
-        notes.append(f"{task}: the log's status is {log.status!r} (not success); its logged samples are read")
+    task, epochs = header.task, header.epochs
+    if header.status != "success":
+        notes.append(f"{task}: the log's status is {header.status!r} (not success); its logged samples are read")
     samples = log.samples or []
     if not samples:
         raise ScorekitError("Inspect log holds no samples (written with --no-log-samples?); "
                             "scorekit needs per-sample scores", path=p)
-    epochs = int(getattr(ev.config, "epochs", None) or 1)
-    reducer = getattr(ev.config, "epochs_reducer", None)
-    if reducer and list(reducer) != ["mean"]:
-        notes.append(f"{task}: the log's epoch reducer is {', '.join(map(str, reducer))}; scorekit's values are "
+    if header.reducer:
+        notes.append(f"{task}: the log's epoch reducer is {header.reducer}; scorekit's values are "
                      "means over epochs (and pass@k) recomputed from the samples, so they may differ from Inspect's")
     fingerprints: dict[str, str] = {}
     values: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))  # metric -> id -> epoch -> v
@@ -240,12 +293,7 @@ def read_inspect_log(path: str | os.PathLike[str]) -> InspectRun:
                 kept = [q for q, ok in zip(ids, keep) if ok]
                 metrics[f"{name}/pass@{k}"] = _metric(kept, np.atleast_1d(pass_at_k(n[keep], c[keep], k)).tolist(),
                                                       fingerprints)
-    packages = getattr(ev, "packages", None) or {}
-    dataset = getattr(ev.dataset, "name", None) or getattr(ev.dataset, "location", None)
-    return InspectRun(path=p, task=task, model=str(ev.model), created=str(ev.created), status=str(log.status),
-                      epochs=epochs, metrics=metrics, reported=_reported(log), notes=notes,
-                      dataset=str(dataset) if dataset else None, inspect_version=packages.get("inspect_ai"),
-                      n_samples=len(order))
+    return InspectRun(header, metrics, notes, len(order))
 
 
 def read_inspect_logs(files: list[Path], notes: list[str]) -> dict[tuple[str, str], InspectRun]:
@@ -276,34 +324,24 @@ def inspect_results_file(path: str | os.PathLike[str]) -> Any:
     deviation of the per-question values (mean over epochs; n - 1) over sqrt(n), which is
     Inspect's own ``stderr()`` on the mean-reduced scores.
     """
-    from datetime import datetime
-
     from scorekit.aggregate.results_files import ResultsFile
 
     p = os.fspath(path)
-    try:
-        from inspect_ai.log import read_eval_log
-    except ImportError:
-        raise ScorekitError(INSTALL_HINT, path=p) from None
-    try:
-        log = read_eval_log(p, header_only=True)
-    except Exception as exc:  # damaged logs: zip, JSON and pydantic errors
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ScorekitError(f"cannot read Inspect log: {first}", path=p) from None
+    header = read_inspect_header(p)
     metrics: dict[str, float] = {}
     need_stderr = []
-    for scorer, ms in _reported(log).items():
-        headline = ms.get("accuracy", ms.get("mean"))
-        if headline is None:
+    for scorer, ms in header.reported.items():
+        value, stderr = header.headline(scorer)
+        if value is None:
             continue
-        metrics[scorer] = headline
-        if "stderr" in ms:
-            metrics[f"{scorer}_stderr"] = ms["stderr"]
+        metrics[scorer] = value
+        if stderr is not None:
+            metrics[f"{scorer}_stderr"] = stderr
         else:
             need_stderr.append(scorer)
-        for name, value in ms.items():
+        for name, v in ms.items():
             if name not in ("accuracy", "mean", "stderr"):
-                metrics[f"{scorer}/{name}"] = value
+                metrics[f"{scorer}/{name}"] = v
     if need_stderr:
         run = read_inspect_log(p)
         for scorer in need_stderr:
@@ -312,9 +350,8 @@ def inspect_results_file(path: str | os.PathLike[str]) -> Any:
                 metrics[f"{scorer}_stderr"] = float(np.std(mv.rows[:, 0], ddof=1) / math.sqrt(len(mv.rows)))
     if not metrics:
         raise ScorekitError("Inspect log has no results (the run did not finish?)", path=p)
-    try:
-        ts = datetime.fromisoformat(str(log.eval.created)).timestamp()
-        source = "log creation time"
-    except ValueError:
+    if header.timestamp is not None:
+        ts, source = header.timestamp, "log creation time"
+    else:
         ts, source = os.path.getmtime(p), "modification time"
-    return ResultsFile(p, "inspect", str(log.eval.model), ts, source, {str(log.eval.task): metrics})
+    return ResultsFile(p, "inspect", header.model, ts, source, {header.task: metrics})

@@ -107,37 +107,13 @@ def _lighteval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
 
 
 def _inspect(path: str) -> tuple[str, str, TaskFacts]:
-    from datetime import datetime
+    from scorekit.inspect_logs import read_inspect_header
 
-    from scorekit.inspect_logs import INSTALL_HINT
-
-    try:
-        from inspect_ai.log import read_eval_log
-    except ImportError:
-        raise ScorekitError(INSTALL_HINT, path=path) from None
-    try:
-        log = read_eval_log(path, header_only=True)
-    except Exception as exc:  # damaged logs: zip, JSON and pydantic errors
-        raise ScorekitError(f"cannot read Inspect log: {str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}",
-                            path=path) from None
-    ev = log.eval
-    reported: dict[str, tuple[float | None, float | None]] = {}
-    for score in (log.results.scores if log.results else None) or []:
-        ms = score.metrics or {}
-        value = next((_number(ms[k].value) for k in ("accuracy", "mean") if k in ms), None)
-        stderr = _number(ms["stderr"].value) if "stderr" in ms else None
-        if value is not None:
-            reported[score.name] = (value, stderr)
-    try:
-        ts = datetime.fromisoformat(str(ev.created)).timestamp()
-    except ValueError:
-        ts = None
-    reducer = getattr(ev.config, "epochs_reducer", None)
-    reducer_text = ", ".join(map(str, reducer)) if reducer and list(reducer) != ["mean"] else None
-    dataset = getattr(ev.dataset, "name", None) or getattr(ev.dataset, "location", None)
-    version = (getattr(ev, "packages", None) or {}).get("inspect_ai") or "unknown"
-    return str(ev.model), str(ev.task), TaskFacts("inspect", "inspect_ai", version, ts, path, reported, {},
-                                                  None, None, str(dataset) if dataset else None, reducer_text)
+    h = read_inspect_header(path)
+    reported = {scorer: h.headline(scorer) for scorer in h.reported}
+    return h.model, h.task, TaskFacts("inspect", "inspect_ai", h.inspect_version or "unknown", h.timestamp, path,
+                                      {k: v for k, v in reported.items() if v[0] is not None}, {}, None, None,
+                                      h.dataset, h.reducer)
 
 
 def collect_facts(root: str | os.PathLike[str], model: str) -> dict[str, TaskFacts]:
