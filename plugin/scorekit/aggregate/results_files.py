@@ -365,7 +365,7 @@ def load_results(
     from scorekit.inspect_logs import inspect_results_file, is_inspect_log
 
     inspect_logs = [p for p in skipped["non-JSON files"] if is_inspect_log(p)]
-    skipped["non-JSON files"] = [p for p in skipped["non-JSON files"] if p not in inspect_logs]
+    skipped["non-JSON files"] = [p for p in skipped["non-JSON files"] if not is_inspect_log(p)]
     files.extend(inspect_results_file(p) for p in inspect_logs)
     for i, (path, explicit) in enumerate(candidates):
         if is_inspect_log(path):

@@ -183,7 +183,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     results_model: dict[tuple[Path, str], str] = {}
     from scorekit.inspect_logs import is_inspect_log  # Inspect adapter (issue 24)
 
-    inspect_files = [f for f in files if is_inspect_log(f)]
+    inspect_files = {f: None for f in files if is_inspect_log(f)}  # walk order kept, set lookups
     for f in files:
         if f.suffix == ".json" and "_" in f.stem and f not in inspect_files:
             try:
@@ -233,7 +233,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     if inspect_files:  # Inspect adapter (issue 24): the same per-question tables, from scorekit.inspect_logs
         from scorekit.inspect_logs import read_inspect_logs
 
-        for (model, key), log in sorted(read_inspect_logs(inspect_files, notes).items()):
+        for (model, key), log in sorted(read_inspect_logs(list(inspect_files), notes).items()):
             models[model].add(key)
             if key in tasks:
                 notes.append(f"{key}: found both as harness samples and as an Inspect log; the Inspect log is used")
