@@ -199,3 +199,14 @@ def test_adapter_imports_inspect_ai_only_when_reading():
     code = ("import sys, scorekit.inspect_logs, scorekit.compare.inputs;"
             "assert 'inspect_ai' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_same_ids_with_other_content_are_not_paired(runs, tmp_path, capsys):
+    """Question ids alone do not pair: a run whose questions are worded differently (same ids)
+    shares no question with the original, and the note says why."""
+    from tests.support.inspect_runs import inspect_run
+
+    other = inspect_run(tmp_path / "reworded", "acme/weak", RIGHT["acme/weak"], n=N, wording="Compute").parent
+    assert main(["compare", str(runs["acme/strong"]), str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "hold different documents" in err and err.count("\n") == 1

@@ -21,13 +21,13 @@ from pathlib import Path
 TASK = "arith"
 
 
-def arith_task(n: int, name: str = TASK, epochs: int = 1, metrics: list | None = None):
+def arith_task(n: int, name: str = TASK, epochs: int = 1, metrics: list | None = None, wording: str = "What is"):
     from inspect_ai import Epochs, Task
     from inspect_ai.dataset import Sample
     from inspect_ai.scorer import match
     from inspect_ai.solver import generate
 
-    dataset = [Sample(id=f"q{i}", input=f"q{i}: What is {i} + 1?", target=str(i + 1)) for i in range(n)]
+    dataset = [Sample(id=f"q{i}", input=f"q{i}: {wording} {i} + 1?", target=str(i + 1)) for i in range(n)]
     return Task(dataset=dataset, solver=generate(), scorer=match(), name=name, epochs=Epochs(epochs), metrics=metrics)
 
 
@@ -50,13 +50,14 @@ def scripted_outputs(right: Callable[[int, int], bool]):
 
 
 def inspect_run(log_dir: Path, model: str, right: Callable[[int, int], bool], *, n: int, epochs: int = 1,
-                log_format: str = "eval", name: str = TASK, metrics: list | None = None) -> Path:
+                log_format: str = "eval", name: str = TASK, metrics: list | None = None,
+                wording: str = "What is") -> Path:
     """Run the task once on ``mockllm/<model>`` and return the log file written to ``log_dir``."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
     mock = get_model(f"mockllm/{model}", custom_outputs=scripted_outputs(right))
-    (log,) = inspect_eval(arith_task(n, name, epochs, metrics), model=mock, log_dir=str(log_dir), display="none",
+    (log,) = inspect_eval(arith_task(n, name, epochs, metrics, wording), model=mock, log_dir=str(log_dir), display="none",
                           log_format=log_format)
     assert log.status == "success", log.error
     return Path(log.location)
