@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.robustness",
     "scorekit.commands.robustify",
     "scorekit.commands.compare",
+    "scorekit.commands.export",  # every_eval_ever export (issue 24)
     "scorekit.commands.demo",
 )
 

@@ -25,11 +25,14 @@ def _inputs(tmp_path, command):
         path = score_run(tmp_path / "run")
         other = score_run(tmp_path / "other")
         return ["compare", path, other], path
+    if command == "export":  # issue 24
+        path = score_run(tmp_path / "run")
+        return ["export", path, "--retrieved-timestamp", "1795000000"], path  # same document twice
     path = write_results(tmp_path / "res", results_body())
     return [command, path], path
 
 
-COMMANDS = ("leaderboard", "score", "rank", "robustness", "compare")
+COMMANDS = ("leaderboard", "score", "rank", "robustness", "compare", "export")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -46,7 +49,7 @@ def test_output_that_is_the_input_is_refused(tmp_path, command):
     assert source.read_bytes() == before
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score", "robustness", "compare"))
+@pytest.mark.parametrize("command", ("leaderboard", "score", "robustness", "compare", "export"))
 def test_output_that_is_a_file_found_in_an_input_folder_is_refused(tmp_path, command):
     argv, source = _inputs(tmp_path, command)
     before = source.read_bytes()

@@ -367,7 +367,16 @@ def load_results(
     skipped["other JSON files"] = []
     skipped["unparsable JSON files"] = []
     files: list[ResultsFile] = []
+    # Inspect adapter (issue 24): Inspect logs (.eval, and .json with Inspect's header) are results too
+    from scorekit.inspect_logs import inspect_results_file, is_inspect_log
+
+    inspect_logs = [p for p in skipped["non-JSON files"] if is_inspect_log(p)]
+    skipped["non-JSON files"] = [p for p in skipped["non-JSON files"] if not is_inspect_log(p)]
+    files.extend(inspect_results_file(p) for p in inspect_logs)
     for i, (path, explicit) in enumerate(candidates):
+        if is_inspect_log(path):
+            files.append(inspect_results_file(path))
+            continue
         try:
             data = load_json(path)
         except ScorekitError:

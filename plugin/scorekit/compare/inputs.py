@@ -10,6 +10,8 @@ One command-line argument (a folder or a file) is one run of one model. Found in
   ``metric`` column, task key ``<task>|<n>`` as in lighteval's results; question id the
   document's ``id`` (the row number when ids are missing or repeated, with a note) and the
   ``query`` text must match between runs.
+- Inspect eval logs (``.eval``, ``.json``; also what ``lighteval eval`` writes): read by
+  :mod:`scorekit.inspect_logs` (per question, the mean over epochs of each scorer, and pass@k).
 - SCORE tasks (scorekit's or upstream's, either harness) are read with the robustness
   readers and recomputed from the answers: per-prompt / per-position accuracy (0/1), the
   accuracy spread (range, std) and the consistency rate on complete questions; non-greedy
@@ -179,8 +181,11 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
     score_found = False
     results_model: dict[tuple[Path, str], str] = {}
+    from scorekit.inspect_logs import is_inspect_log  # Inspect adapter (issue 24)
+
+    inspect_files = {f: None for f in files if is_inspect_log(f)}  # walk order kept, set lookups
     for f in files:
-        if f.suffix == ".json" and "_" in f.stem:
+        if f.suffix == ".json" and "_" in f.stem and f not in inspect_files:
             try:
                 rf = read_results_file(f)
             except ScorekitError:
@@ -205,8 +210,9 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             model = details_model(f)
             key, harness = f"{task}|{fewshot}", "lighteval"
         else:
-            if f == root:
-                raise ScorekitError("not an lm-eval samples_<task>_<time>.jsonl nor a lighteval details_<task>|<n>_<time>.parquet file", path=f)
+            if f == root and f not in inspect_files:
+                raise ScorekitError("not an lm-eval samples_<task>_<time>.jsonl, a lighteval details_<task>|<n>_<time>.parquet "
+                                    "nor an Inspect .eval/.json log", path=f)
             continue
         models[model].add(key)
         old = newest.get(key)
@@ -224,6 +230,15 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
         else:
             _read_lighteval_details(f, table, notes, key)
         tasks[key] = table.metrics()
+    if inspect_files:  # Inspect adapter (issue 24): the same per-question tables, from scorekit.inspect_logs
+        from scorekit.inspect_logs import read_inspect_logs
+
+        for (model, key), log in sorted(read_inspect_logs(list(inspect_files), notes).items()):
+            models[model].add(key)
+            if key in tasks:
+                notes.append(f"{key}: found both as harness samples and as an Inspect log; the Inspect log is used")
+            tasks[key] = log.metrics
+            notes.extend(log.notes)
     if score_found:
         from scorekit.robustness.readers import read_paths
 
@@ -238,8 +253,9 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             tasks[s.task.name] = _score_metrics(s)
             notes.extend(f"{s.task.name}: {n}" for n in s.notes)
     if not tasks:
-        raise ScorekitError("no samples logs found (lm-eval --log_samples samples_*.jsonl or lighteval "
-                            "--save-details details_*.parquet); compare needs per-question results", path=root)
+        raise ScorekitError("no samples logs found (lm-eval --log_samples samples_*.jsonl, lighteval "
+                            "--save-details details_*.parquet or Inspect .eval/.json logs); compare needs "
+                            "per-question results", path=root)
     if len(models) > 1:
         shown = ", ".join(sorted(models))
         raise ScorekitError(f"holds runs of {len(models)} models ({shown}); give one run per argument", path=root)

@@ -1,0 +1,1 @@
+"""Exports of scorekit's numbers into shared result schemas (``scorekit export``)."""

@@ -1,0 +1,270 @@
+"""One run -> one every_eval_ever aggregate document (``eval.schema.json`` 0.3.0).
+
+Schema: github.com/evaleval/every_eval_ever, ``every_eval_ever/schemas/eval.schema.json`` at
+commit 9bce4136e789ec006c62582f5f9d107d20f8b398 (vendored in tests/export/schema/).
+
+Mapping (pure: per-question tables, their values and the harness files' facts in, a dict out):
+
+``evaluation_results[]``, one per task and metric that has per-question values
+    ``evaluation_name`` the task key, ``evaluation_result_id`` ``<task>/<metric>``;
+    ``metric_config.metric_name`` the metric as the harness names it (``acc,none``, ``em``,
+    an Inspect scorer, ``match/pass@2``, SCORE's ``consistency_rate``); ``metric_id`` the
+    global ``pass_at_k`` (with ``metric_parameters.k``) for pass@k, else the name namespaced by
+    its library (``lm_eval.acc``, ``inspect_ai.match``, ``scorekit.consistency_rate``);
+    ``score_details.score`` scorekit's value on all the run's questions (the mean of the
+    per-question values; pooled agreeing pairs / pairs for a consistency rate; the range or
+    std of per-variant accuracies for a spread), which for a mean equals the harness's own;
+    ``uncertainty.standard_error`` the standard deviation of the per-question values (n - 1)
+    over sqrt(n) for means and 0/1 metrics (lm-eval's and Inspect's own formula), absent for
+    ratios and spreads; ``uncertainty.confidence_interval`` scorekit's interval with its
+    ``method`` (``wilson``: Wilson score interval over questions; ``bootstrap``: percentile
+    bootstrap over questions, ``num_bootstrap_samples`` given; ``spread of Wilson intervals``)
+    and ``confidence_level``; ``num_samples`` the number of questions. A bound scorekit cannot
+    compute (fewer than 2 questions) is left out, never written as text.
+``evaluation_results[]`` for metrics the harness reported without per-question values
+    (corpus-level metrics, groups, runs without samples logs): the harness's value and, when
+    it is a number, its standard error (``method``: ``reported by <library>``) and a normal
+    interval value +- z * stderr (``method``: ``normal approximation from the reported standard
+    error``; clipped to [0, 1] for a metric known to lie there, and the method says so).
+    lm-eval's ``"N/A"`` stderr leaves both out.
+Robustness (SCORE tasks): each prompt's or answer position's accuracy, the accuracy spread
+    and the consistency rate are results of their own; ``metric_config.additional_details``
+    says which (``scorekit_robustness``): the schema has no typed place for them.
+Direction and bounds: ``lower_is_better`` from the harness's ``higher_is_better`` when it says;
+    a spread is lower-is-better; otherwise higher is better, and
+    ``additional_details.direction`` says it was assumed. Metrics known to lie in [0, 1]
+    (0/1 values, pass@k, rates, spreads, accuracy-like names) are ``continuous`` with
+    ``min_score`` 0 and ``max_score`` 1; others carry no ``score_type`` and
+    ``additional_details.bounds_status = unknown``.
+``score_details.details`` (strings): scorekit's kind, and the harness's own value and stderr
+    when its files give them.
+Notes (what was left out and why) go to ``source_metadata.additional_details.scorekit_notes``
+    as a JSON list.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from scorekit.compare.core import MetricValues, Value
+from scorekit.export.sources import TaskFacts, facts_for
+from scorekit.metrics.intervals import z_value
+
+__all__ = ["SCHEMA_VERSION", "SCHEMA_COMMIT", "build_document", "document_uuid"]
+
+SCHEMA_VERSION = "0.3.0"
+SCHEMA_COMMIT = "9bce4136e789ec006c62582f5f9d107d20f8b398"
+_UNIT = {"lm-eval": "lm_eval", "lighteval": "lighteval", "inspect": "inspect_ai"}
+_BOUNDED = {"acc", "acc_norm", "exact_match", "em", "f1", "mc1", "mc2", "accuracy", "pem", "qem", "pqem",
+            "prompt_level_strict_acc", "prompt_level_loose_acc", "inst_level_strict_acc", "inst_level_loose_acc",
+            "non_greedy_accuracy", "non_greedy_macro_accuracy"}
+_INTERVAL = {"wilson": "Wilson score interval over questions",
+             "bootstrap": "percentile bootstrap over questions",
+             "spread of Wilson intervals": "smallest and largest spread of the variants' accuracies inside their "
+                                           "Wilson intervals"}
+_ROBUSTNESS = {"binary": "accuracy of one prompt variant or answer position", "ratio": "consistency rate",
+               "range": "accuracy spread across variants (max - min)", "std": "accuracy spread across variants (std)",
+               "mean": "accuracy averaged over sampled answers"}
+
+
+def _finite(x: Any) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(float(x)) else None
+
+
+def _base(metric: str) -> str:
+    return metric.partition(",")[0]
+
+
+def _pass_k(metric: str) -> int | None:
+    tail = metric.rpartition("/")[2]
+    return int(tail[5:]) if tail.startswith("pass@") and tail[5:].isdigit() else None
+
+
+def _metric_config(task: str, metric: str, kind: str | None, facts: TaskFacts | None, robust: bool) -> dict:
+    library = "scorekit" if robust else (facts.library if facts else "scorekit")
+    k = _pass_k(metric)
+    cfg: dict[str, Any] = {"metric_name": metric}
+    if k is not None:
+        cfg["metric_id"] = "pass_at_k"
+        cfg["metric_parameters"] = {"k": k}
+    else:
+        cfg["metric_id"] = f"{library}.{_base(metric)}"
+    details: dict[str, str] = {}
+    hib = facts.higher_is_better.get(_base(metric)) if facts else None
+    if robust and kind in ("range", "std"):
+        cfg["lower_is_better"], details["direction"] = True, "a spread: lower is better"
+    elif hib is not None and not robust:
+        cfg["lower_is_better"], details["direction"] = not hib, f"higher_is_better from the {facts.harness} files"
+    else:
+        cfg["lower_is_better"], details["direction"] = False, "assumed higher is better (the harness files do not say)"
+    if kind in ("binary", "ratio", "range", "std") or k is not None or _base(metric) in _BOUNDED:
+        cfg.update(score_type="continuous", min_score=0.0, max_score=1.0)
+    else:
+        details["bounds_status"] = "unknown"
+    if robust:
+        details["scorekit_robustness"] = _ROBUSTNESS.get(kind or "", "robustness metric")
+    if "," in metric:
+        details["lm_eval_filter"] = metric.partition(",")[2]
+    cfg["additional_details"] = details
+    return cfg
+
+
+def _source_data(task: str, facts: TaskFacts | None) -> dict:
+    name = (facts.dataset if facts and facts.dataset else None) or task
+    if facts and facts.hf_repo and "/" in facts.hf_repo:
+        out = {"dataset_name": name, "source_type": "hf_dataset", "hf_repo": facts.hf_repo}
+        if facts.hf_split:
+            out["hf_split"] = facts.hf_split
+        return out
+    return {"dataset_name": name, "source_type": "other"}
+
+
+def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, facts: TaskFacts | None,
+                     robust: bool, confidence: float, n_boot: int, notes: list[str]) -> dict:
+    unc: dict[str, Any] = {"num_samples": int(value.n)}
+    if value.kind in ("binary", "mean") and value.n >= 2:
+        sd = float(np.std(mv.rows[:, 0], ddof=1))
+        unc["standard_deviation"] = sd
+        unc["standard_error"] = {"value": sd / math.sqrt(value.n),
+                                 "method": "analytic: standard deviation of the per-question values (n - 1) / sqrt(n)"}
+    lo, hi = _finite(value.ci_low), _finite(value.ci_high)
+    if lo is not None and hi is not None:
+        unc["confidence_interval"] = {"lower": lo, "upper": hi, "confidence_level": confidence,
+                                      "method": _INTERVAL.get(value.method, value.method)}
+        if value.method == "bootstrap":
+            unc["num_bootstrap_samples"] = n_boot
+    details = {"scorekit_kind": value.kind, "n_questions": str(value.n)}
+    reported = facts.reported.get(metric) if facts and not robust else None
+    if reported is not None:
+        details["harness_value"] = repr(reported[0])
+        if reported[1] is not None:
+            details["harness_stderr"] = repr(reported[1])
+        if facts.reducer is not None:  # Inspect reduced the epochs otherwise than by the mean
+            details["harness_epoch_reducer"] = facts.reducer
+        if facts.reducer is None and not math.isclose(reported[0], value.value, rel_tol=1e-9, abs_tol=1e-12):
+            notes.append(f"{task} {metric}: scorekit's value {value.value!r} differs from the harness's {reported[0]!r} "
+                         "(the document holds scorekit's; details.harness_value the harness's)")
+    out = {"evaluation_result_id": f"{task}/{metric}", "evaluation_name": task,
+           "source_data": _source_data(task, facts), "metric_config": _metric_config(task, metric, value.kind, facts, robust),
+           "score_details": {"score": float(value.value), "details": details, "uncertainty": unc}}
+    if facts and facts.timestamp is not None:
+        out["evaluation_timestamp"] = _iso(facts.timestamp)
+    return out
+
+
+def _reported_result(task: str, metric: str, score: float, stderr: float | None, facts: TaskFacts,
+                     confidence: float) -> dict:
+    unc: dict[str, Any] = {}
+    config = _metric_config(task, metric, None, facts, False)
+    if stderr is not None:
+        z = z_value(confidence)
+        lo, hi, method = score - z * stderr, score + z * stderr, "normal approximation from the reported standard error"
+        if "min_score" in config and (lo < config["min_score"] or hi > config["max_score"]):
+            lo, hi = max(lo, config["min_score"]), min(hi, config["max_score"])
+            method += ", clipped to [0, 1]"
+        unc["standard_error"] = {"value": stderr, "method": f"reported by {facts.library}"}
+        unc["confidence_interval"] = {"lower": lo, "upper": hi, "confidence_level": confidence, "method": method}
+    details = {"scorekit_kind": "harness aggregate (no per-question values)"}
+    out = {"evaluation_result_id": f"{task}/{metric}", "evaluation_name": task,
+           "source_data": _source_data(task, facts), "metric_config": config,
+           "score_details": {"score": score, "details": details}}
+    if unc:
+        out["score_details"]["uncertainty"] = unc
+    if facts.timestamp is not None:
+        out["evaluation_timestamp"] = _iso(facts.timestamp)
+    return out
+
+
+def _belongs(key: str, robust_tasks: set[str]) -> bool:
+    """Is a results key a SCORE task's or SCORE group's own entry (lm-eval ``prompt_robustness_agieval_*``,
+    ``score_prompt_robustness_agieval``; lighteval ``<task>:template_3|0``)?"""
+    from scorekit.harness_outputs import split_task_key
+    from scorekit.robustness.benchmarks import parse_lighteval_task
+    from scorekit.robustness.readers import classify_task
+
+    name = split_task_key(key)[1]
+    return bool(robust_tasks) and (classify_task(name) is not None or parse_lighteval_task(name) is not None)
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat()
+
+
+def document_uuid(evaluation_id: str) -> str:
+    """A stable UUID (version 5) of an evaluation id, for the document's file name."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "scorekit:" + evaluation_id))
+
+
+def build_document(*, model: str, run_name: str, tasks: dict[str, dict[str, MetricValues]], values: Sequence[Value],
+                   facts: dict[str, TaskFacts], notes: list[str], source_files: Sequence[str], confidence: float,
+                   n_boot: int,
+                   organization: str, relationship: str, retrieved: float, scorekit_version: str) -> dict:
+    """The every_eval_ever document of one run (mapping in the module docstring). ``notes`` is
+    extended with what the mapping noticed, then written into the document."""
+    by_key = {(v.task, v.metric): v for v in values}
+    results = []
+    used: dict[str, TaskFacts] = {}
+    for task in sorted(tasks):
+        metrics = tasks[task]
+        f = facts_for(facts, task)
+        robust = any(mv.kind == "ratio" for mv in metrics.values())  # only SCORE tasks pool agreeing pairs
+        for metric in sorted(metrics):
+            v = by_key.get((task, metric))
+            if v is not None:
+                results.append(_scorekit_result(task, metric, metrics[metric], v, f, robust, confidence, n_boot, notes))
+        if f is not None:
+            used[task] = f
+            for metric, (score, stderr) in sorted(f.reported.items()):  # no per-question values for these
+                if metric not in metrics and not robust:
+                    results.append(_reported_result(task, metric, score, stderr, f, confidence))
+    consumed = {id(f) for f in used.values()}
+    robust_tasks = {t for t, ms in tasks.items() if any(mv.kind == "ratio" for mv in ms.values())}
+    replaced = [k for k, f in facts.items() if _belongs(k, robust_tasks)]
+    if robust_tasks:
+        notes.append(f"the harness's own results of SCORE tasks ({', '.join(sorted(robust_tasks))}) are not exported: "
+                     "scorekit recomputes them from the answers (per-variant accuracies, spread, consistency rate)")
+    for key, f in sorted(facts.items()):  # tasks (and groups) the harness reported without samples
+        if id(f) not in consumed and key not in replaced:
+            used[key] = f
+            results.extend(_reported_result(key, metric, score, stderr, f, confidence)
+                           for metric, (score, stderr) in sorted(f.reported.items()))
+    libraries = sorted({f.library for f in used.values()}) or ["unknown"]
+    versions = sorted({f.version for f in used.values() if f.library == libraries[0]}) or ["unknown"]
+    stamps = [f.timestamp for f in used.values() if f.timestamp is not None]
+    when = _iso(max(stamps)) if stamps else None
+    eval_name = next(iter(tasks)) if len(tasks) == 1 else run_name
+    evaluation_id = f"{eval_name}/{model}/{when or 'unknown-time'}"
+    library: dict[str, Any] = {"name": libraries[0], "version": versions[0] if len(versions) == 1 else "unknown"}
+    if len(libraries) > 1 or len(versions) > 1:
+        library["additional_details"] = {"libraries": json.dumps(libraries), "versions": json.dumps(versions)}
+    doc: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "evaluation_id": evaluation_id,
+        "retrieved_timestamp": repr(float(retrieved)),
+        "source_metadata": {
+            "source_name": f"{libraries[0]} run exported by scorekit",
+            "source_type": "evaluation_run",
+            "source_organization_name": organization,
+            "evaluator_relationship": relationship,
+            "additional_details": {
+                "exported_by": f"scorekit {scorekit_version}",
+                "schema_commit": SCHEMA_COMMIT,
+                "source_files": json.dumps(sorted(set(source_files) | {f.source for f in used.values()})),
+                "scorekit_notes": json.dumps(list(dict.fromkeys(notes))),
+            },
+        },
+        "eval_library": library,
+        "model_info": {"name": model, "id": model,
+                       "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"}},
+        "evaluation_results": results,
+    }
+    if when:
+        doc["evaluation_timestamp"] = when
+    return doc
