@@ -31,12 +31,13 @@ categories:
             bad: 0.0
 """
 LEADERBOARD_CFG = """name: Inspect arithmetic
-average: Average
-benchmarks:
-  - column: Arith
-    results_key: arith
-    metric: match
-    lower: 0
+scale: 100
+categories:
+  all:
+    benchmarks:
+      Arith:
+        metrics:
+          match: {key: {task: arith, metric: match}, good: 1.0, bad: 0.0}
 """
 
 
