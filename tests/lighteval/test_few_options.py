@@ -1,0 +1,56 @@
+"""The documented SCORE commands on local MMLU-Pro rows with 4 options (the demo's rows), through
+the real lighteval CLI (``python -m scorekit.lighteval custom``) with the scripted model.
+
+Before: ``score_option_order_robustness_mmlu_pro|0`` stopped the whole run with lighteval's
+``ValueError: Task ...:position_E has no documents to evaluate``, because positions E..J were
+registered although no question has them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scorekit.cli import main
+from tests.lighteval.conftest import SCRIPTED_MODEL, results_file, run_lighteval
+from tests.lighteval.script import write_script
+
+pytestmark = pytest.mark.slow
+
+DEMO_ROWS = Path(__file__).resolve().parents[2] / "plugin" / "scorekit" / "demo" / "data" / "mmlu_pro.jsonl"
+
+
+@pytest.fixture(scope="module")
+def four_option_run(tmp_path_factory, lighteval_env):
+    rows = [json.loads(x) for x in DEMO_ROWS.read_text().splitlines() if x.strip()][:4]
+    assert {len(r["options"]) for r in rows} == {4}
+    tmp = tmp_path_factory.mktemp("few_options")
+    data = tmp / "data"
+    (data / "mmlu_pro").mkdir(parents=True)
+    (data / "mmlu_pro" / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    script = write_script(tmp / "script.json", {("mmlu_pro", ""): rows})
+    env = {**lighteval_env, "SCOREKIT_SCORE_DATA_DIR": str(data), "SCOREKIT_LIGHTEVAL_SCRIPT": str(script)}
+    out = tmp / "out"
+    proc = run_lighteval(["custom", "scripted", str(SCRIPTED_MODEL), "score_option_order_robustness_mmlu_pro|0",
+                          "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"], env)
+    return out, proc
+
+
+def test_positions_no_question_has_are_not_run_and_the_log_says_so(four_option_run):
+    out, proc = four_option_run
+    results = results_file(out, "scripted")["results"]
+    positions = sorted(k.split(":position_")[1][0] for k in results if ":position_" in k)
+    assert positions == ["A", "B", "C", "D"]
+    assert "have at most 4 options; option-order tasks position_E..position_J are not registered" in proc.stderr
+
+
+def test_report_names_the_positions_tested(four_option_run, tmp_path, capsys):
+    out, _ = four_option_run
+    assert main(["robustness", str(out), "-f", "json"]) == 0
+    fam = json.loads(capsys.readouterr().out)["models"][0]["benchmarks"][0]["families"][0]
+    assert fam["family"] == "option_order" and fam["source"] == "samples"
+    assert list(fam["variant_accuracy"]) == ["A", "B", "C", "D"]
+    assert fam["n_questions"] == 4 and fam["n_incomplete"] == 0
