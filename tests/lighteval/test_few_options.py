@@ -54,3 +54,40 @@ def test_report_names_the_positions_tested(four_option_run, tmp_path, capsys):
     assert fam["family"] == "option_order" and fam["source"] == "samples"
     assert list(fam["variant_accuracy"]) == ["A", "B", "C", "D"]
     assert fam["n_questions"] == 4 and fam["n_incomplete"] == 0
+
+
+def test_results_without_details_do_not_claim_positions_cover_different_questions(four_option_run, tmp_path, capsys):
+    out, _ = four_option_run
+    shutil.copytree(out / "results", tmp_path / "results")
+    assert main(["robustness", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "positions cover different questions" not in text
+    assert "per-position accuracies can cover different questions" in text
+    assert "needs the details files (lighteval --save-details)" in text
+
+
+def test_incomplete_questions_in_a_lighteval_report_name_max_samples(four_option_run):
+    from scorekit.robustness.readers import read_paths
+    from scorekit.robustness.report import build_report
+
+    out, _ = four_option_run
+    read = read_paths([out])
+    (s,) = read.samples
+    cut = next(i for i, r in enumerate(s.records) if r.variant == 3)
+    s.records = s.records[:cut] + s.records[cut + 1:]  # one question lacks position D, as --max-samples can do
+    (fam,) = build_report(read).families()
+    notes = " ".join(fam.notes)
+    assert "1 question(s) with missing variants" in notes
+    assert "lighteval's --max-samples N takes N documents of each position task" in notes and "--limit" not in notes
+    s.layout = "scorekit"  # the same records from lm-eval logs keep lm-eval's flag
+    (fam,) = build_report(read).families()
+    assert "with --limit use a multiple" in " ".join(fam.notes)
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "score"])
+def test_leaderboard_and_score_on_a_details_folder_point_to_robustness_and_compare(four_option_run, command, capsys):
+    out, _ = four_option_run
+    assert main([command, str(out / "details")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("scorekit: error:") and "\n" not in err
+    assert "found lighteval details: `scorekit robustness` (SCORE and robustified tasks) and `scorekit compare` read those" in err

@@ -65,12 +65,12 @@ from lighteval.tasks.lighteval_task import LightevalTaskConfig
 from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit.lighteval.sampling import sample_when_asked
+from scorekit.lighteval.task_names import score_task_keys
 from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
 from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task, parse_lighteval_task
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
 from scorekit.robustness.records import Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
-from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 from scorekit.robustness.variants import DOC_FIELDS, N_SAMPLES, expand, question_from_row
 
 logger = logging.getLogger(__name__)
@@ -115,19 +115,8 @@ def parse_task_name(name: str) -> ScoreTask | None:
 
 
 def score_tasks() -> list[ScoreTask]:
-    """Every SCORE variant task, in a stable order."""
-    out = []
-    for benchmark, bench in BENCHMARKS.items():
-        for family in bench.families:
-            for subset in bench.subset_keys:
-                if family == "prompt":
-                    n = N_PROMPT_TEMPLATES
-                elif family == "option_order":
-                    n = bench.n_options(subset)
-                else:
-                    n = 1
-                out.extend(ScoreTask(benchmark, family, subset, v) for v in range(n))
-    return out
+    """Every SCORE variant task, in a stable order (:func:`scorekit.lighteval.task_names.score_task_keys`)."""
+    return [ScoreTask(*key) for key in score_task_keys()]
 
 
 # --------------------------------------------------------------------------------------------
