@@ -91,3 +91,22 @@ def test_leaderboard_and_score_on_a_details_folder_point_to_robustness_and_compa
     err = capsys.readouterr().err.strip()
     assert err.startswith("scorekit: error:") and "\n" not in err
     assert "found lighteval details: `scorekit robustness` (SCORE and robustified tasks) and `scorekit compare` read those" in err
+
+
+@pytest.mark.hf
+def test_readme_command_on_a_tiny_model_and_4_option_rows(tiny_hf_model, lighteval_env, tmp_path, capsys):
+    """The README's lighteval commands as written (accelerate, both families, local rows,
+    generation size), on the tiny model instead of SmolLM2 (offline)."""
+    rows = [json.loads(x) for x in DEMO_ROWS.read_text().splitlines() if x.strip()][:2]
+    (tmp_path / "data" / "mmlu_pro").mkdir(parents=True)
+    (tmp_path / "data" / "mmlu_pro" / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    env = {**lighteval_env, "SCOREKIT_SCORE_DATA_DIR": str(tmp_path / "data"), "SCOREKIT_SCORE_GENERATION_SIZE": "4"}
+    out = tmp_path / "out"
+    run_lighteval(["accelerate", f"model_name={tiny_hf_model},batch_size=8,cache_dir={tmp_path / 'cache'}",
+                   "score_prompt_robustness_mmlu_pro|0,score_option_order_robustness_mmlu_pro|0",
+                   "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"], env)
+    assert main(["robustness", str(out), "-f", "json"]) == 0
+    fams = {f["family"]: f for f in json.loads(capsys.readouterr().out)["models"][0]["benchmarks"][0]["families"]}
+    assert list(fams["option_order"]["variant_accuracy"]) == ["A", "B", "C", "D"]
+    assert len(fams["prompt"]["variant_accuracy"]) == 10
+    assert fams["option_order"]["n_questions"] == fams["prompt"]["n_questions"] == 2
