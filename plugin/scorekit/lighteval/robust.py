@@ -189,10 +189,9 @@ class RobustPrompt:
     option-order positions beyond a question's choices give None (lighteval skips it)."""
 
     def __init__(self, inner: Any, task: str, family: str, variant: int, n_variants: int, *,
-                 permutations: str = "cyclic", template: str | None = None, samples: int = 1, generative: bool = False):
+                 permutations: str = "cyclic", template: str | None = None, samples: int = 1):
         self.inner, self.task, self.family, self.variant = inner, task, family, variant
         self.n_variants, self.permutations, self.template, self.samples = n_variants, permutations, template, samples
-        self.generative = generative
         self.__name__ = f"robust_{family}_{getattr(inner, '__name__', 'prompt')}"  # lighteval prints it
 
     def _meta(self, index: int, **extra: Any) -> dict[str, Any]:
@@ -419,7 +418,7 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
     for v, n_var, tpl in variants:
         name = robust_name(family, config.name, v if family != "non_greedy" else None)
         prompt = RobustPrompt(config.prompt_function, config.name, family, v, n_var, permutations=permutations,
-                              template=tpl, samples=samples, generative=kind == "generative")
+                              template=tpl, samples=samples)
         out.append(dataclasses.replace(
             config, name=name, prompt_function=prompt,
             metrics=[*config.metrics, _metric(family, kind, samples, judge)],
