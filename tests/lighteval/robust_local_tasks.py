@@ -1,6 +1,7 @@
 """A user's lighteval custom-tasks file for the robustify tests, on the local data in
-``robust_data/``: ``local_mc`` (choices scored as continuations, the shape of lighteval's
-``arc``), ``local_labels`` (options written into the query, the labels " A".." D" scored, the
+``robust_data/``: ``local_mc`` (choices scored as continuations, never shown: the shape of lighteval's
+``arc``, a cloze task), ``local_shown`` (the same rows with the options of ``choices.text`` listed
+in the query, scored as continuations), ``local_labels`` (options written into the query, the labels " A".." D" scored, the
 shape of lighteval's ``mmlu`` with log-likelihoods) and ``local_qa`` (generation, exact match) and ``local_letters`` (the labels shape generated and
 scored by exact match, as lighteval's ``mmlu`` and ``hellaswag``)."""
 
@@ -28,6 +29,14 @@ def labels_prompt(line, task_name=None):
                gold_index=int(line["answer"]), instruction="")
 
 
+def shown_prompt(line, task_name=None):
+    """The options of the nested field ``choices.text`` listed in the query and scored as continuations."""
+    opts = line["choices"]["text"]
+    query = f"Question: {line['question']}" + "".join(f"\n{k}. {c}" for k, c in zip(ascii_uppercase, opts))
+    return Doc(task_name=task_name, query=query + "\nAnswer:", choices=[f" {c}" for c in opts],
+               gold_index=line["choices"]["label"].index(line["answerKey"]))
+
+
 def qa_prompt(line, task_name=None):
     return Doc(task_name=task_name, query=f"Question: {line['question']}\nAnswer:", choices=[line["answer"]], gold_index=0)
 
@@ -42,6 +51,7 @@ def _config(name, prompt, folder, metric, generation_size=None):
 TASKS_TABLE = [
     _config("local_mc", mc_prompt, "mc", Metrics.loglikelihood_acc),
     _config("local_labels", labels_prompt, "labels", Metrics.loglikelihood_acc),
+    _config("local_shown", shown_prompt, "mc", Metrics.loglikelihood_acc),
     _config("local_qa", qa_prompt, "qa", Metrics.exact_match, generation_size=16),
     _config("local_letters", labels_prompt, "labels", Metrics.exact_match, generation_size=4),
 ]

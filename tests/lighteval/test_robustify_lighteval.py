@@ -169,11 +169,12 @@ def run(tmp_path_factory, lighteval_env):
         f"spec = importlib.util.spec_from_file_location('robust_cli_module', {str(module)!r})\n"
         "cli = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(cli)\n"
         "from scorekit.lighteval.robust import robust_tasks\n"
-        f"TASKS_TABLE = cli.TASKS_TABLE + robust_tasks(['local_mc'], ['option_order', 'prompt'], custom_tasks={str(LOCAL_TASKS)!r}, templates={TEMPLATES!r})"
+        f"TASKS_TABLE = cli.TASKS_TABLE + robust_tasks(['local_mc'], ['prompt'], custom_tasks={str(LOCAL_TASKS)!r}, templates={TEMPLATES!r})"
+        f" + robust_tasks(['local_shown'], ['option_order'], custom_tasks={str(LOCAL_TASKS)!r})"
         f" + robust_tasks(['local_letters'], ['option_order'], custom_tasks={str(LOCAL_TASKS)!r})"
         f" + robust_tasks(['local_qa'], ['non_greedy', 'prompt'], custom_tasks={str(LOCAL_TASKS)!r}, templates={TEMPLATES!r}, samples={SAMPLES})\n")
     out = tmp / "out"
-    tasks = ["robust_option_order_local_labels", "robust_option_order_local_mc", "robust_prompt_local_mc",
+    tasks = ["robust_option_order_local_labels", "robust_option_order_local_shown", "robust_prompt_local_mc",
              "robust_non_greedy_local_qa", "robust_prompt_local_qa", "robust_option_order_local_letters"]
     run_lighteval(["custom", "scripted", str(MODEL), ",".join(f"{t}|0" for t in tasks), "--custom-tasks", str(combined),
                    "--output-dir", str(out), "--save-details"], env)
@@ -202,15 +203,22 @@ def test_every_arrangement_was_shown(run):
     seen = defaultdict(list)
     for c in calls:
         seen[c["task"].split("|")[0].split(":")[0]].append(c)
-    # option order, choices as continuations: every rotation of every question, gold at the named letter
-    oo = seen["robust_option_order_local_mc"]
+    # option order, options shown (nested choices.text) and scored as continuations: every rotation of
+    # every question, the gold shown at the named letter, the choices in the order the query shows
+    oo = seen["robust_option_order_local_shown"]
     assert len(oo) == sum(len(r["choices"]["text"]) for r in mc)
+    queries = defaultdict(set)
     for c in oo:
         row = mc[int(c["robust"]["question_id"])]
-        opts = row["choices"]["text"]
+        opts, letter = row["choices"]["text"], "ABCD"[c["robust"]["variant"]]
         assert sorted(x.strip() for x in c["choices"]) == sorted(opts)
-        assert c["task"].split(":")[1].startswith("position_" + "ABCD"[c["robust"]["variant"]])
-        assert c["choices"][c["robust"]["variant"]].strip() == row["choices"]["text"][row["choices"]["label"].index(row["answerKey"])]
+        assert c["task"].split(":")[1] == f"position_{letter}|0"
+        gold = row["choices"]["text"][row["choices"]["label"].index(row["answerKey"])]
+        assert c["choices"][c["robust"]["variant"]].strip() == gold
+        assert c["query"].split("\n")[1:-1] == [f"{k}. {x.strip()}" for k, x in zip("ABCD", c["choices"])]
+        queries[c["robust"]["question_id"]].add(c["query"])
+    # a different prompt per arrangement (one row has 3 options, one a repeated option text)
+    assert {q: len(v) for q, v in queries.items()} == {str(i): len(r["choices"]["text"]) for i, r in enumerate(mc)}
     # labels: the options in the query move, the labels stay
     ol = seen["robust_option_order_local_labels"]
     assert len(ol) == 4 * len(labels)
@@ -223,7 +231,7 @@ def test_every_arrangement_was_shown(run):
     assert len(seen["robust_non_greedy_local_qa"]) == len(rows("qa"))
 
 
-@pytest.mark.parametrize("bench,fam", [("robust_local_mc", "option_order"), ("robust_local_labels", "option_order"),
+@pytest.mark.parametrize("bench,fam", [("robust_local_shown", "option_order"), ("robust_local_labels", "option_order"),
                                            ("robust_local_mc", "prompt"), ("robust_local_qa", "prompt"),
                                            ("robust_local_qa", "non_greedy"), ("robust_local_letters", "option_order")])
 def test_report_matches_independent_computation(run, bench, fam):
@@ -232,13 +240,14 @@ def test_report_matches_independent_computation(run, bench, fam):
     if bench == "robust_local_letters":
         want = figures(expected_letters(), letters=True)
     elif fam == "option_order":
-        want = figures(expected_option_order("mc" if bench == "robust_local_mc" else "labels"), letters=True)
+        want = figures(expected_option_order("mc" if bench == "robust_local_shown" else "labels"), letters=True)
     elif bench == "robust_local_mc":
         want = figures(expected_prompt_mc(), letters=False)
     else:
         want = figures(expected_generations(fam), letters=False)
     assert got["layout"] == "lighteval" and got["n_incomplete"] == 0
-    assert got["n_questions"] == len(rows({"robust_local_mc": "mc", "robust_local_labels": "labels", "robust_local_letters": "labels"}.get(bench, "qa")))
+    assert got["n_questions"] == len(rows({"robust_local_mc": "mc", "robust_local_shown": "mc", "robust_local_labels": "labels",
+                                           "robust_local_letters": "labels"}.get(bench, "qa")))
     if fam != "non_greedy":
         assert got["variant_accuracy"] == pytest.approx(want["variant_accuracy"], abs=1e-12)
     for key in ("accuracy", "consistency_rate", "unparsed_rate"):
@@ -256,7 +265,7 @@ def test_report_matches_independent_computation(run, bench, fam):
 def test_lighteval_results_hold_each_variant_accuracy(run):
     out, _, _, _ = run
     results = results_file(out, "scripted")["results"]
-    for name, benchmark in (("mc", "local_mc"), ("labels", "local_labels")):
+    for name, benchmark in (("mc", "local_shown"), ("labels", "local_labels")):
         want = figures(expected_option_order(name), letters=True)["variant_accuracy"]
         for letter, acc in want.items():
             assert results[f"robust_option_order_{benchmark}:position_{letter}|0"]["accuracy"] == pytest.approx(acc, abs=1e-12)
@@ -274,6 +283,13 @@ def test_refusals_are_one_line_exit_2_nothing_written(tmp_path, lighteval_env):
                         "--output", str(out), *extra, env=lighteval_env)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+    # a cloze task (options never shown): option order would be a no-op, refused before anything is written
+    proc = scorekit("robustify", "local_mc", "--family", "option_order", "--harness", "lighteval",
+                    "--custom-tasks", str(LOCAL_TASKS), "--output", str(out), env=lighteval_env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    [line] = [x for x in proc.stderr.splitlines() if x.startswith("scorekit: error:")]  # lighteval's import noise aside
+    assert proc.stderr.strip().endswith(line) and "local_mc" in line and "every arrangement would be the same prompt" in line
+    assert not out.exists()
 
 
 def test_generative_option_order_and_multiple_choice_sampling_are_refused():
@@ -286,14 +302,18 @@ def test_generative_option_order_and_multiple_choice_sampling_are_refused():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     by_name = {c.name: c for c in mod.TASKS_TABLE}
-    with pytest.raises(ScorekitError, match="list the options from a row field"):
+    with pytest.raises(ScorekitError, match="lighteval task local_qa: at most 1 choice.s. per question; nothing to permute"):
         robust_task_configs(by_name["local_qa"], "option_order")
+    # a cloze task: its options are never shown, every arrangement would be the same prompt
+    with pytest.raises(ScorekitError, match="lighteval task local_mc: row 0: option order needs the options shown .* "
+                                            "every arrangement would be the same prompt"):
+        robust_task_configs(by_name["local_mc"], "option_order")
     with pytest.raises(ScorekitError, match="generative"):
         robust_task_configs(by_name["local_mc"], "non_greedy")
     with pytest.raises(ScorekitError, match="at least two templates"):
         robust_task_configs(by_name["local_mc"], "prompt", templates=["{{question}}"])
-    assert [c.name for c in robust_task_configs(by_name["local_mc"], "option_order", n_choices=3)] == [
-        f"robust_option_order_local_mc:position_{x}" for x in "ABC"]
+    assert [c.name for c in robust_task_configs(by_name["local_shown"], "option_order", n_choices=3)] == [
+        f"robust_option_order_local_shown:position_{x}" for x in "ABC"]
 
 
 def test_results_file_alone_gives_the_per_variant_accuracies(run, tmp_path, lighteval_env):
@@ -304,7 +324,7 @@ def test_results_file_alone_gives_the_per_variant_accuracies(run, tmp_path, ligh
     proc = scorekit("robustness", str(tmp_path), "--format", "json", env=lighteval_env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout)
-    got = family(report, "robust_local_mc", "option_order")
+    got = family(report, "robust_local_shown", "option_order")
     assert got["source"] == "results"
     want = figures(expected_option_order("mc"), letters=True)
     assert got["variant_accuracy"] == pytest.approx(want["variant_accuracy"], abs=1e-12)
@@ -320,22 +340,22 @@ def test_accelerate_tiny_model_option_order_and_non_greedy(tiny_hf_model, lighte
     tasks_file = tmp_path / "tasks.py"
     tasks_file.write_text(
         "from scorekit.lighteval.robust import robust_tasks\n"
-        f"TASKS_TABLE = robust_tasks(['local_mc'], ['option_order'], custom_tasks={str(LOCAL_TASKS)!r})"
+        f"TASKS_TABLE = robust_tasks(['local_shown'], ['option_order'], custom_tasks={str(LOCAL_TASKS)!r})"
         f" + robust_tasks(['local_qa'], ['non_greedy'], custom_tasks={str(LOCAL_TASKS)!r}, samples=3)\n")
     out = tmp_path / "out"
     run_lighteval(["accelerate", f"model_name={tiny_hf_model},batch_size=8,cache_dir={tmp_path / 'cache'},"
                    "generation_parameters={temperature:0.7}",
-                   "robust_option_order_local_mc|0,robust_non_greedy_local_qa|0", "--custom-tasks", str(tasks_file),
+                   "robust_option_order_local_shown|0,robust_non_greedy_local_qa|0", "--custom-tasks", str(tasks_file),
                    "--output-dir", str(out), "--save-details"], lighteval_env)
     model = str(tiny_hf_model).lstrip("/")
     results = results_file(out, model)["results"]
     for letter in "ABCD":
-        r = results[f"robust_option_order_local_mc:position_{letter}|0"]
+        r = results[f"robust_option_order_local_shown:position_{letter}|0"]
         assert r["accuracy"] == pytest.approx(r["acc"], abs=1e-12), letter
     from scorekit.robustness.readers import read_paths
     from scorekit.robustness.readers.lighteval_details import LightevalDetailsReader
 
     sets = {s.task.name: s for s in read_paths([out], readers=[LightevalDetailsReader()]).samples}
-    assert len(sets["robust_option_order_local_mc"].records) == sum(len(r["choices"]["text"]) for r in rows("mc"))
+    assert len(sets["robust_option_order_local_shown"].records) == sum(len(r["choices"]["text"]) for r in rows("mc"))
     assert len(sets["robust_non_greedy_local_qa"].records) == 3 * len(rows("qa"))
     assert len(sets["robust_non_greedy_local_qa"].identical) == len(rows("qa"))

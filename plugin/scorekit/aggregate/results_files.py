@@ -45,7 +45,7 @@ import numbers
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs import (  # noqa: F401  (LIGHTEVAL, LM_EVAL: re-exported)
@@ -402,7 +402,8 @@ def load_results(
     if not files:
         where = ", ".join(os.fspath(p) for p in paths)
         summary = LoadedResults({}, [], skipped).skipped_summary()
-        raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else ""), path=where)
+        raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else "")
+                            + _logs_hint(skipped), path=where)
     return LoadedResults(merge(files), files, skipped)
 
 
@@ -426,6 +427,19 @@ def check_fraction(value: Any, *, path: str | None = None, where: str | None = N
     if not 0.0 <= value <= 1.0:
         raise ScorekitError(f"value {value!r} is outside [0, 1], expected a fraction", path=path, where=where)
     return value
+
+
+def _logs_hint(skipped: Mapping[str, list[str]]) -> str:
+    """Where to go when only per-sample logs were found: lighteval details (``details_*.parquet``)
+    or lm-eval samples logs (``samples_*.jsonl``) are read by ``scorekit robustness`` / ``compare``."""
+    names = [os.path.basename(f) for files in skipped.values() for f in files]
+    kinds = [kind for kind, hit in (
+        ("lighteval details", any(n.startswith("details_") and n.endswith(".parquet") for n in names)),
+        ("lm-eval samples logs", any(n.startswith("samples_") and n.endswith(".jsonl") for n in names))) if hit]
+    if not kinds:
+        return ""
+    return (f"; found {' and '.join(kinds)}: `scorekit robustness` (SCORE and robustified tasks) and `scorekit compare` "
+            "read those; this command reads the results_*.json files (lighteval: OUT/results/, lm-eval: --output_path)")
 
 
 def stderr_key(metric: str) -> str:

@@ -34,6 +34,8 @@ questions), for which lighteval computes no bootstrap of its own.
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -57,6 +59,9 @@ from scorekit.metric_specs import column, spec, tau_label
 __all__ = [
     "NamedSampleLevelMetric",
     "GoldMatch",
+    "loose_text",
+    "UnmatchedAudit",
+    "CheckedMean",
     "StrippedText",
     "ConsistencyPreparator",
     "ConsistencyRateCorpus",
@@ -87,6 +92,7 @@ __all__ = [
     "FACTORIES",
 ]
 
+logger = logging.getLogger(__name__)
 sample_when_asked()  # sampling metrics get samples whatever the model's generation defaults
 
 
@@ -133,6 +139,20 @@ class GoldMatch:
 
     def __repr__(self) -> str:
         return f"GoldMatch(mode={self.mode!r}, strip={self.strip})"
+
+
+def loose_text(text: str) -> str:
+    """A looser comparison form: case folded, punctuation removed, runs of spaces made one
+    (``" (A)."`` -> ``"a"``, ``"Paris!"`` -> ``"paris"``). Picklable, so it can be a
+    ``GoldMatch(normalize=loose_text)`` scorer's ``normalize``.
+
+    >>> loose_text(" (A)."), loose_text("New  York, NY")
+    ('a', 'new york ny')
+    """
+    return " ".join(_PUNCTUATION.sub(" ", str(text)).casefold().split())
+
+
+_PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
 class StrippedText:
@@ -244,6 +264,68 @@ def consistency_rate_metric(
 # --------------------------------------------------------------------------------------------
 
 
+class UnmatchedAudit:
+    """Counts, for a metric scoring generations with the default :class:`GoldMatch` (exact match
+    after trimming spaces, no ``normalize``), how many generations matched a gold and how many
+    would under :func:`loose_text` -- so a run where none matches but many would (``"A."`` for
+    gold ``"A"``: every value 0) is said, not silently reported as 0. Other scorers are not
+    second-guessed (nothing is counted)."""
+
+    def __init__(self) -> None:
+        self.generations = self.matched = self.loosely = 0
+        self.example: tuple[str, str] | None = None
+        self.tasks: set[str] = set()
+        self.warned = False
+
+    def add(self, scorer: Any, doc: Doc, text: str, value: float) -> None:
+        if not isinstance(scorer, GoldMatch) or scorer.normalize is not None:
+            return
+        self.generations += 1
+        self.tasks.add(str(doc.task_name or "?"))
+        if value >= 1.0:
+            self.matched += 1
+            return
+        golds = doc.get_golds()
+        if M.exact_match(loose_text(text), [loose_text(g) for g in golds], mode=scorer.mode) >= 1.0:
+            self.loosely += 1
+            if self.example is None:
+                self.example = (text, golds[0])
+
+    def note(self, names: Sequence[str]) -> str | None:
+        """The warning when no generation matched exactly but some match loosely, else None."""
+        if self.matched or not self.loosely:
+            return None
+        said, gold = self.example  # type: ignore[misc]
+        return (f"scorekit {', '.join(names)} ({', '.join(sorted(self.tasks))}): none of the {self.generations} "
+                f"generations equals a gold after trimming spaces (the default scorer), but {self.loosely} do when "
+                f"case and punctuation are ignored (e.g. {said!r} for gold {gold!r}), so every value is 0; pass "
+                "scorer=GoldMatch(normalize=loose_text) or your own scorer(doc, text) -> 0/1 (docs/lighteval.md)")
+
+
+class CheckedMean:
+    """``np.mean`` as a sample-level metric's corpus aggregation, which first logs
+    :meth:`UnmatchedAudit.note` (once per metric). Named ``mean`` so that lighteval still picks
+    its standard error of the mean (it looks for "mean" in the aggregation's name)."""
+
+    __name__ = "mean"
+
+    def __init__(self, fn: "_Sampled") -> None:
+        self.fn = fn
+
+    def __call__(self, values: Sequence[float]) -> float:
+        audit = self.fn.audit
+        if not audit.warned:
+            names = self.fn.metric_names if hasattr(self.fn, "metric_names") else [self.fn.metric_name]
+            note = audit.note(names)
+            if note:
+                audit.warned = True
+                logger.warning(note)
+        return np.mean(values)
+
+    def __repr__(self) -> str:
+        return "CheckedMean()"
+
+
 class _Sampled(SamplingMetric, SampleLevelComputation):
     """Base: scores the first n generations of a doc with ``scorer(doc, text)``.
 
@@ -261,6 +343,7 @@ class _Sampled(SamplingMetric, SampleLevelComputation):
         self.n = n
         self.scorer = scorer if scorer is not None else GoldMatch()
         self._needed = needed
+        self.audit = UnmatchedAudit()
 
     def _texts(self, doc: Doc, model_response: ModelResponse) -> list[str]:
         texts = model_response.final_text
@@ -272,9 +355,14 @@ class _Sampled(SamplingMetric, SampleLevelComputation):
             )
         return list(texts[:n])
 
+    def _score(self, doc: Doc, text: str) -> float:
+        value = float(self.scorer(doc, text))
+        self.audit.add(self.scorer, doc, text, value)
+        return value
+
     def _correct(self, doc: Doc, model_response: ModelResponse) -> tuple[int, int]:
         texts = self._texts(doc, model_response)
-        c = int(sum(float(self.scorer(doc, t)) >= 1.0 for t in texts))
+        c = int(sum(self._score(doc, t) >= 1.0 for t in texts))
         return len(texts), c
 
     def num_samples(self) -> int:
@@ -328,7 +416,7 @@ class PassAtK(_OneK):
 
 def _named(name: str, fn: SampleLevelComputation, category: SamplingMethod = SamplingMethod.GENERATIVE) -> NamedSampleLevelMetric:
     return NamedSampleLevelMetric(metric_name=fn.metric_name, higher_is_better=spec(name).higher_is_better, category=category,
-                                  sample_level_fn=fn, corpus_level_fn=np.mean)
+                                  sample_level_fn=fn, corpus_level_fn=CheckedMean(fn) if isinstance(fn, _Sampled) else np.mean)
 
 
 def pass_at_k_metric(k: int, n: int | None = None, *, scorer: Callable[[Doc, str], float] | None = None,
@@ -412,7 +500,7 @@ def g_pass_at_k_metric(k: int | Sequence[int], n: int | None = None, *,
         higher_is_better=dict.fromkeys(names, spec("g_pass_at_k").higher_is_better),
         category=SamplingMethod.GENERATIVE,
         sample_level_fn=fn,
-        corpus_level_fn=np.mean,  # one callable: lighteval maps it onto the current metric_name list
+        corpus_level_fn=CheckedMean(fn),  # one callable: lighteval maps it onto the current metric_name list
     )
 
 
@@ -433,7 +521,7 @@ class AvgAtK(_OneK):
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         texts = self._texts(doc, model_response)
-        return float(M.avg_at_k([float(self.scorer(doc, t)) for t in texts], self.k))
+        return float(M.avg_at_k([self._score(doc, t) for t in texts], self.k))
 
 
 def avg_at_k_metric(k: int, *, scorer: Callable[[Doc, str], float] | None = None,

@@ -117,10 +117,22 @@ def prepare_offline() -> bool:
 
 
 def run_cli(argv: Sequence[str]) -> int:
-    """Run lighteval's own command line (``lighteval <argv>``) after :func:`prepare_offline`."""
+    """Run lighteval's own command line (``lighteval <argv>``) after :func:`prepare_offline`.
+
+    First the tasks of the command line are checked against scorekit's own task names
+    (:mod:`scorekit.lighteval.task_names`): a forgotten ``--custom-tasks``, a mistyped SCORE task
+    or ``lighteval eval`` with scorekit's tasks end with one ``scorekit: error:`` line, exit 2."""
     prepare_offline()
+    import typer
     from lighteval.__main__ import app
 
+    from scorekit.lighteval.task_names import check_tasks, command_tasks
+
+    parsed = command_tasks(typer.main.get_command(app), argv)
+    problem = check_tasks(*parsed) if parsed else None
+    if problem:
+        print(f"scorekit: error: {problem}", file=sys.stderr)
+        return 2
     try:
         app(args=list(argv), prog_name="lighteval")
     except SystemExit as exc:  # typer/click always exits

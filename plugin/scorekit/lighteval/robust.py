@@ -15,12 +15,16 @@ sharing the part of the name before the first ``:`` (lighteval runs them all whe
 Each variant task wraps the task's own prompt function (:class:`RobustPrompt`): it calls it on the
 row, then
 
-- ``option_order``: permutes ``Doc.choices`` by the arrangement that puts the gold at position
-  L (:func:`scorekit.robustness.robustify.arrangements`, ``cyclic`` or ``swap``) and sets
-  ``gold_index`` = L. When the choices are fixed labels and the options are written into the
-  query from a row field (MMLU's shape), the labels stay and that field is permuted before the
-  prompt function is called again: the one row field holding a list of as many texts as there
-  are choices, all of them shown in the query;
+- ``option_order``: moves the options the prompt *shows*: the row field listing them (one list
+  of as many texts as choices, each written in the query, at the top level or one level down as
+  ``choices.text``) is permuted by the arrangement that puts the gold at position L
+  (:func:`scorekit.robustness.robustify.arrangements`, ``cyclic`` or ``swap``), the prompt
+  function renders the row again, and ``gold_index`` = L. Labels as choices (MMLU's shape: " A",
+  " B"...) stay; options as choices (scored as continuations) follow the same order. A task
+  whose prompt does not show its options (a cloze task such as lighteval's ``arc``: each option
+  scored as a continuation alone) would show the model the same prompt in every arrangement:
+  robustify refuses it in one line (:data:`NOT_SHOWN`), checking every row of the evaluation
+  split before anything is written (:func:`count_choices`);
 - ``prompt``: replaces ``Doc.query`` by a jinja template rendered over the row (lighteval's
   prompts are Python; the row's fields are what a template can use). The instruction is dropped;
 - ``non_greedy``: leaves the Doc alone and asks for N samples.
@@ -45,11 +49,11 @@ Generative multiple-choice tasks (lighteval's ``mmlu``, ``hellaswag``: the optio
 query, a letter generated and scored by exact match) get option order in the labels shape; the
 generated letter is mapped to the option it names (:func:`label_answer`).
 
-Not possible in lighteval 0.13: one task per family (one Doc per row); option order of a
-generative task whose query does not list the options from a row field; prompts x samples
-(``--samples`` with ``prompt``); sampling settings in a task (the temperature goes in the model
-arguments, ``generation_parameters={temperature:0.7}``); tasks with several evaluation splits
-(the question id is the row index).
+Not possible in lighteval 0.13: one task per family (one Doc per row); option order of a task
+whose prompt does not show its options from a row field (cloze tasks; options written into a
+text field); prompts x samples (``--samples`` with ``prompt``); sampling settings in a task (the
+temperature goes in the model arguments, ``generation_parameters={temperature:0.7}``); tasks
+with several evaluation splits (the question id is the row index).
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ from scorekit.robustness.robustify import (
 
 sample_when_asked()  # the non-greedy task's N samples on transformers models
 
-__all__ = ["ROBUST_DOC_KEY", "RobustPrompt", "RobustRecords", "robust_name", "robust_task_configs", "robust_tasks",
+__all__ = ["ROBUST_DOC_KEY", "NOT_SHOWN", "RobustPrompt", "RobustRecords", "robust_name", "robust_task_configs", "robust_tasks",
            "task_kind", "count_choices", "render_module", "write_module", "MODULE_NAME"]
 
 ROBUST_DOC_KEY = "robust"
@@ -118,16 +122,65 @@ def task_kind(config: LightevalTaskConfig) -> str:
                         "LOGPROBS (choices) or all GENERATIVE", where=f"lighteval task {config.name}")
 
 
-def _options_field(row: Mapping[str, Any], query: str, choices: Sequence[str]) -> str | None:
-    """The one row field listing the options shown in the query when the choices are labels
-    (no choice text is one of the field's texts); None when the choices are the options."""
+OptionsPath = tuple[str, ...]  # a row field, or a field inside a dict field (``("choices", "text")``)
+
+
+def _get(row: Mapping[str, Any], path: OptionsPath) -> Any:
+    value: Any = row
+    for key in path:
+        value = value[key]
+    return value
+
+
+def _with(row: Mapping[str, Any], path: OptionsPath, value: Any) -> dict[str, Any]:
+    """A copy of ``row`` with the field at ``path`` replaced (dicts on the way copied)."""
+    if len(path) == 1:
+        return {**row, path[0]: value}
+    return {**row, path[0]: _with(row[path[0]], path[1:], value)}
+
+
+def _options_field(row: Mapping[str, Any], query: str, choices: Sequence[str]) -> OptionsPath | None:
+    """Where the row holds the options the query shows: the one list field (top level, or one
+    level down in a dict field such as ``choices.text``) of as many texts as choices, each text
+    written in the query; None when there is not exactly one. Lists of labels (every text at most
+    2 characters, e.g. ``choices.label``) are not options: a letter is found in any prompt."""
     n = len(choices)
-    fields = [k for k, v in row.items() if not k.startswith("__") and isinstance(v, (list, tuple)) and len(v) == n
-              and all(isinstance(x, str) and x.strip() and x in query for x in v)]
-    if len(fields) != 1:
-        return None
-    texts = {str(x).strip() for x in row[fields[0]]}
-    return None if any(str(c).strip() in texts for c in choices) else fields[0]
+    candidates: list[OptionsPath] = []
+    for key, value in row.items():
+        if key.startswith("__"):
+            continue
+        inner = [((key,), value)] + ([((key, k), v) for k, v in value.items()] if isinstance(value, Mapping) else [])
+        for path, v in inner:
+            if (isinstance(v, (list, tuple)) and len(v) == n and n > 0
+                    and all(isinstance(x, str) and x.strip() and x in query for x in v)
+                    and any(len(x.strip()) > 2 for x in v)):
+                candidates.append(path)
+    return candidates[0] if len(candidates) == 1 else None
+
+
+NOT_SHOWN = ("option order needs the options shown in the prompt from a row field (a list of as many texts as "
+             "choices, each written in the query; or one level down, as choices.text), so that moving them changes "
+             "what the model sees; this prompt does not show them that way (a cloze task scores each option as a "
+             "continuation without showing the others), so every arrangement would be the same prompt")
+
+
+def _moved_prompt(inner: Any, line: Mapping[str, Any], doc: Doc, order: Sequence[int], task_name: str,
+                  where: str) -> tuple[Doc, list[int]]:
+    """The wrapped prompt function's Doc with the shown options in ``order`` (display index ->
+    original index), and the canonical map of the options. Labels as choices stay; options as
+    choices (scored as continuations) follow the same order. Raises ValueError when the options
+    are not shown from a row field, or the rendered query does not change."""
+    path = _options_field(line, doc.query, doc.choices)
+    if path is None:
+        raise ValueError(f"{where}: {NOT_SHOWN}")
+    options = list(_get(line, path))
+    shown = inner(_with(line, path, [options[i] for i in order]), task_name)
+    if shown is None or (shown.query == doc.query and list(order) != sorted(order)):
+        raise ValueError(f"{where}: permuting field {'.'.join(path)!r} does not change the prompt")
+    texts = {str(x).strip() for x in options}
+    labels = not any(str(c).strip() in texts for c in doc.choices)
+    choices = list(shown.choices) if labels else [doc.choices[i] for i in order]
+    return dataclasses.replace(shown, choices=choices), canonical_map(options)
 
 
 class RobustPrompt:
@@ -136,10 +189,9 @@ class RobustPrompt:
     option-order positions beyond a question's choices give None (lighteval skips it)."""
 
     def __init__(self, inner: Any, task: str, family: str, variant: int, n_variants: int, *,
-                 permutations: str = "cyclic", template: str | None = None, samples: int = 1, generative: bool = False):
+                 permutations: str = "cyclic", template: str | None = None, samples: int = 1):
         self.inner, self.task, self.family, self.variant = inner, task, family, variant
         self.n_variants, self.permutations, self.template, self.samples = n_variants, permutations, template, samples
-        self.generative = generative
         self.__name__ = f"robust_{family}_{getattr(inner, '__name__', 'prompt')}"  # lighteval prints it
 
     def _meta(self, index: int, **extra: Any) -> dict[str, Any]:
@@ -164,19 +216,8 @@ class RobustPrompt:
             if self.variant >= n:
                 return None
             pos, order = next(a for a in arrangements(n, gold, self.permutations) if a[0] == self.variant)
-            field = _options_field(line, doc.query, doc.choices)
-            if field is None and self.generative:
-                raise ValueError(f"{where}: a generative task's option order needs the options listed in the query "
-                                 "from a row field (one list of as many texts as choices, all in the query)")
-            if field is None:
-                canon = canonical_map(doc.choices)
-                new = dataclasses.replace(doc, choices=[doc.choices[i] for i in order], gold_index=pos)
-            else:  # labels as choices: permute the options listed in the row, the labels stay
-                canon = canonical_map(line[field])
-                shown = self.inner({**line, field: [line[field][i] for i in order]}, task_name)
-                if shown.query == doc.query and order != sorted(order):
-                    raise ValueError(f"{where}: permuting field {field!r} does not change the prompt")
-                new = dataclasses.replace(shown, gold_index=pos)
+            shown, canon = _moved_prompt(self.inner, line, doc, order, task_name, where)
+            new = dataclasses.replace(shown, gold_index=pos)
             specific[ROBUST_DOC_KEY] = self._meta(index, n_variants=n, order=order, canonical=canon, gold_canonical=canon[gold])
             return dataclasses.replace(new, specific=specific)
         if self.family == "prompt":
@@ -307,26 +348,30 @@ def _metric(family: str, kind: str, samples: int, judge: Any) -> CorpusLevelMetr
         sample_level_fn=RobustRecords(key, kind, samples, judge), corpus_level_fn={key: RobustCorpus(family)})
 
 
-def count_choices(config: LightevalTaskConfig, labels: bool = False) -> int:
+def count_choices(config: LightevalTaskConfig) -> int:
     """Largest number of choices over the task's evaluation rows (its prompt function on its
-    dataset, loaded as lighteval does: ``datasets.load_dataset(hf_repo, hf_subset)``). With
-    ``labels`` (generative option order) every row's query must list its options from a row
-    field; a row that does not raises ScorekitError."""
+    dataset, loaded as lighteval does: ``datasets.load_dataset(hf_repo, hf_subset)``), after
+    checking that every row's prompt shows its options from a row field and that moving them
+    (one rotation) changes the prompt; a row that does not raises ScorekitError naming it -- an
+    option-order task is never written that would show the model one prompt in every arrangement."""
     from datasets import load_dataset
 
     data = load_dataset(config.hf_repo, config.hf_subset, revision=config.hf_revision)
+    where = f"lighteval task {config.name}"
     n = 0
     for split in config.evaluation_splits:
         for i, row in enumerate(data[split]):
-            doc = config.prompt_function({**row, "__index": i, "__few_shots": False}, config.name)
+            line = {**row, "__index": i, "__few_shots": False}
+            doc = config.prompt_function(line, config.name)
             if doc is None:
                 continue
-            if labels and _options_field(row, doc.query, doc.choices) is None:
-                raise ScorekitError(
-                    f"row {i}: option order of a generative task needs the choices to be labels and the query to list "
-                    "the options from a row field (one list of as many texts as choices, all in the query)",
-                    where=f"lighteval task {config.name}")
-            n = max(n, len(doc.choices))
+            k = len(doc.choices)
+            if k >= 2:
+                try:
+                    _moved_prompt(config.prompt_function, line, doc, [*range(1, k), 0], config.name, f"row {i}")
+                except ValueError as exc:
+                    raise ScorekitError(str(exc), where=where) from None
+            n = max(n, k)
     return n
 
 
@@ -350,7 +395,7 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
     kind = task_kind(config)
     judge = config.metrics[0] if kind == "generative" else None
     if family == "option_order":
-        n = n_choices if n_choices is not None else count_choices(config, labels=kind == "generative")
+        n = n_choices if n_choices is not None else count_choices(config)
         if n < 2:
             raise ScorekitError(f"at most {n} choice(s) per question; nothing to permute", where=where)
         if n > len(LETTERS):
@@ -373,7 +418,7 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
     for v, n_var, tpl in variants:
         name = robust_name(family, config.name, v if family != "non_greedy" else None)
         prompt = RobustPrompt(config.prompt_function, config.name, family, v, n_var, permutations=permutations,
-                              template=tpl, samples=samples, generative=kind == "generative")
+                              template=tpl, samples=samples)
         out.append(dataclasses.replace(
             config, name=name, prompt_function=prompt,
             metrics=[*config.metrics, _metric(family, kind, samples, judge)],

@@ -65,12 +65,12 @@ from lighteval.tasks.lighteval_task import LightevalTaskConfig
 from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit.lighteval.sampling import sample_when_asked
+from scorekit.lighteval.task_names import score_task_keys
 from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
-from scorekit.robustness.benchmarks import BENCHMARKS, lighteval_task, parse_lighteval_task
+from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task, parse_lighteval_task
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
 from scorekit.robustness.records import Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
-from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 from scorekit.robustness.variants import DOC_FIELDS, N_SAMPLES, expand, question_from_row
 
 logger = logging.getLogger(__name__)
@@ -115,19 +115,8 @@ def parse_task_name(name: str) -> ScoreTask | None:
 
 
 def score_tasks() -> list[ScoreTask]:
-    """Every SCORE variant task, in a stable order."""
-    out = []
-    for benchmark, bench in BENCHMARKS.items():
-        for family in bench.families:
-            for subset in bench.subset_keys:
-                if family == "prompt":
-                    n = N_PROMPT_TEMPLATES
-                elif family == "option_order":
-                    n = bench.n_options(subset)
-                else:
-                    n = 1
-                out.extend(ScoreTask(benchmark, family, subset, v) for v in range(n))
-    return out
+    """Every SCORE variant task, in a stable order (:func:`scorekit.lighteval.task_names.score_task_keys`)."""
+    return [ScoreTask(*key) for key in score_task_keys()]
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,6 +298,7 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
         generation_size = int(raw) if raw else GENERATION_SIZE
     root = Path(data_dir).resolve() if data_dir else None
     configs, missing = [], set()
+    most_options: dict[str, tuple[ScoreTask, int]] = {}  # local folder -> (a task, most options of a row)
     for task in score_tasks():
         if root is None:
             repo, subset = task.hub
@@ -318,6 +308,11 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
                 missing.add(task.local_folder)
                 continue
             repo, subset = str(folder), "default"
+            if task.family == "option_order":
+                if task.local_folder not in most_options:
+                    most_options[task.local_folder] = (task, local_most_options(folder / "test.jsonl", task))
+                if task.variant >= most_options[task.local_folder][1]:
+                    continue  # no question has this position: lighteval stops on a task without documents
         configs.append(LightevalTaskConfig(
             name=task.name,
             prompt_function=ScorePrompt(task),
@@ -335,7 +330,35 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
     if root is not None and missing:
         logger.warning("scorekit SCORE tasks: no %s/<name>/test.jsonl for %s; their tasks are not registered",
                        root, ", ".join(sorted(missing)))
+    for folder, (task, n) in sorted(most_options.items()):
+        full = BENCHMARKS[task.benchmark].n_options(task.subset)
+        if n < full:
+            kept = f"positions A..{LETTERS[n - 1]} are" if n else "none is"
+            logger.warning("scorekit SCORE tasks: the questions of %s have at most %d options; option-order tasks "
+                           "position_%s..position_%s are not registered (no question has them), %s",
+                           root / folder / "test.jsonl", n, LETTERS[n], LETTERS[full - 1], kept)
     return configs
+
+
+def local_most_options(path: Path, task: ScoreTask) -> int:
+    """The most options of any question in a local ``test.jsonl`` (rows read as the prompt
+    function reads them, :func:`~scorekit.robustness.variants.question_from_row`); 0 for no rows.
+    Only positions below it get a task: a task without documents stops lighteval's whole run
+    (``ValueError: Task ... has no documents to evaluate``)."""
+    import json
+
+    most = 0
+    with open(path, encoding="utf-8") as fh:
+        for i, line in enumerate(fh):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path} line {i + 1}: not a JSON object ({exc.msg})") from None
+            q = question_from_row(row, task.benchmark, task.subset, i, where=f"{path} line {i + 1}")
+            most = max(most, len(q.options))
+    return most
 
 
 TASKS_TABLE = build_tasks()

@@ -57,6 +57,7 @@ __all__ = ["FamilySummary", "summarize", "accuracy", "unparsed_rate", "metric_na
 LETTERS = string.ascii_uppercase
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
 _NAN = float("nan")
+LIMIT_HINT = "with --limit use a multiple of the variants per question"  # lm-eval's flag; reports of other harnesses replace it
 
 
 def _acc_word(macro: bool) -> str:
@@ -356,7 +357,7 @@ def summarize(
     if n_incomplete:
         warnings.warn(
             f"SCORE {family}: {n_incomplete} question(s) with missing variants left out of every metric "
-            f"(e.g. {incomplete_names[0]!r}); with --limit use a multiple of the variants per question",
+            f"(e.g. {incomplete_names[0]!r}); {LIMIT_HINT}",
             RuntimeWarning,
             stacklevel=2,
         )

@@ -159,8 +159,18 @@ def _subset_coverage(benchmark: str, subsets: set[str]) -> tuple[list[str], list
 # --- from samples ----------------------------------------------------------------------------
 
 
+_LIGHTEVAL_LIMIT_HINT = ("lighteval's --max-samples N takes N documents of each position task, which are not the same "
+                         "questions when questions have different numbers of options: run without --max-samples on a "
+                         "smaller local data file")
+
+
+def layouts_of(sets: list[Any]) -> set[str]:
+    """The layouts (``lighteval``, ``scorekit``, ``upstream``...) of sample or aggregate sets."""
+    return {s.layout for s in sets}
+
+
 def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
-    from scorekit.robustness.analysis import summarize
+    from scorekit.robustness.analysis import LIMIT_HINT, summarize
     from scorekit.robustness.grading import equal_for
     from scorekit.robustness.records import record_columns
 
@@ -197,6 +207,8 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
     for w in caught:
         if issubclass(w.category, RuntimeWarning):
             message = str(w.message)
+            if layouts == ["lighteval"]:
+                message = message.replace(LIMIT_HINT, _LIGHTEVAL_LIMIT_HINT)
             rep.notes.append(message.removeprefix("SCORE ") if is_robust(benchmark) else message)
     rep.n_questions, rep.n_incomplete, rep.n_records = summary.n_questions, summary.n_incomplete, summary.n_records
     rep.variant_accuracy = {_variant_key(family, v): a for v, a in sorted(summary.variant_accuracy.items())}
@@ -340,7 +352,10 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
             accuracy = _pick(metrics, f"non_greedy_{acc_word}", "non_greedy_macro_accuracy", "non_greedy_accuracy")
         else:
             accuracy = _NAN
-            missing.append("overall option-order accuracy: positions cover different questions; needs the samples logs")
+            missing.append("overall option-order accuracy: not in the results files (their per-position accuracies "
+                           "can cover different questions: a question has as many positions as options); needs the "
+                           + ("details files (lighteval --save-details)" if layouts_of(aggs) == {"lighteval"}
+                              else "samples logs"))
     layouts = sorted({a.layout for a in used})
     cr_name = {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
                "non_greedy": "non_greedy_consistency_rate"}[family]

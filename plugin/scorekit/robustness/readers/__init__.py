@@ -126,6 +126,27 @@ def _default_readers(jobs: int | None = None) -> list[Reader]:
 READERS: list[Reader] = []
 
 
+INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval`, inspect_ai) yet, and lighteval 0.13 "
+                "cannot run scorekit's tasks on Inspect; run them with `python -m scorekit.lighteval accelerate` (or "
+                "`vllm`, `custom`) ... --custom-tasks scorekit.lighteval.tasks --save-details and give this command "
+                "that output folder")
+
+
+def is_inspect_log(path: Path) -> bool:
+    """An Inspect eval log: a ``.eval`` file (zip), or a ``.json`` starting as Inspect's JSON
+    logs do (``{"version": ..., "status": ..., "eval": {...``)."""
+    if path.suffix == ".eval":
+        return True
+    if path.suffix != ".json":
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return False
+    return b'"eval"' in head and b'"status"' in head and b'"version"' in head and b'"eval_id"' in head
+
+
 def read_paths(
     paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None, *, jobs: int | None = None
 ) -> ReadResult:
@@ -143,8 +164,13 @@ def read_paths(
     found = walk(paths)
     files, explicit = [Path(f) for f in found.files], {Path(f) for f in found.explicit}
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
-    unclaimed = 0
+    unclaimed = inspect_logs = 0
     for f in files:
+        if is_inspect_log(f):
+            if f in explicit:
+                raise ScorekitError(f"an Inspect log: {INSPECT_NOTE}", path=f)
+            inspect_logs += 1
+            continue
         for i, reader in enumerate(readers):
             if reader.claims(f):
                 claimed[i].append(f)
@@ -163,7 +189,10 @@ def read_paths(
             out.extend(reader.read(claimed[i], explicit))
     if unclaimed:
         out.notes.append(f"{unclaimed} file(s) in the given folders are not evaluation logs and were not read")
+    inspect_note = f"{inspect_logs} Inspect log(s) not read: {INSPECT_NOTE}" if inspect_logs else ""
+    if inspect_note:
+        out.notes.append(inspect_note)
     if not out.samples and not out.aggregates:
         shown = ", ".join(str(p) for p in paths)
-        raise ScorekitError(f"no SCORE robustness results or samples found in {shown}")
+        raise ScorekitError(f"no SCORE robustness results or samples found in {shown}" + (f"; {inspect_note}" if inspect_note else ""))
     return out
