@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.robustness",
     "scorekit.commands.robustify",
     "scorekit.commands.compare",
+    "scorekit.commands.plan",
     "scorekit.commands.demo",
 )
 

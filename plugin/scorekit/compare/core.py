@@ -66,7 +66,7 @@ from scorekit.compare.power import interval_mdd, mcnemar_mdd
 from scorekit.metrics.intervals import (bootstrap_interval, holm, inverted_p, mcnemar_interval, mcnemar_p,
                                         paired_bootstrap, spread_bounds, spread_statistic, wilson_interval)
 
-__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "run_labels", "run_values"]
+__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "paired_rows", "run_labels", "run_values"]
 
 KINDS = ("binary", "mean", "ratio", "range", "std")
 _SHOWN = 5  # question ids named in a note before "and N more"
@@ -239,8 +239,10 @@ def _by_content(ma: MetricValues, mb: MetricValues) -> bool:
     return any(by_id.get(q) != f for q, f in zip(ma.ids, fa) if f in in_b)
 
 
-def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
-                    notes: list[str], *, confidence: float, n_boot: int, seed: int | None) -> Comparison | None:
+def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
+                notes: list[str]) -> tuple[np.ndarray, np.ndarray, int, int] | None:
+    """(rows of a, rows of b on the shared questions in one order, a-only count, b-only count),
+    by the pairing rules of the module docstring (notes added); None when nothing pairs."""
     if _by_content(ma, mb):
         notes.append(f"{task}: question ids of {ra.label} and {rb.label} name different documents; questions "
                      f"paired by content (document hash) instead")
@@ -276,24 +278,34 @@ def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, 
     if xa.shape[1] != xb.shape[1]:
         notes.append(f"{task} {metric}: {ra.label} has {xa.shape[1]} columns per question, {rb.label} {xb.shape[1]}; not compared")
         return None
+    return xa, xb, len(a_only), len(b_only)
+
+
+def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
+                    notes: list[str], *, confidence: float, n_boot: int, seed: int | None) -> Comparison | None:
+    paired = paired_rows(task, metric, ra, rb, ma, mb, notes)
+    if paired is None:
+        return None
+    xa, xb, a_only, b_only = paired
+    n = len(xa)
     kind = ma.kind if ma.kind == mb.kind else "mean"
     if kind == "binary":
         (lo, hi), p, test = mcnemar_interval(xa[:, 0], xb[:, 0], confidence), mcnemar_p(xa[:, 0], xb[:, 0]), "mcnemar"
         discordance = float(np.mean(xa[:, 0] != xb[:, 0]))
-        mdd = mcnemar_mdd(len(ia), discordance, 1 - confidence) if discordance > 0 else math.nan
+        mdd = mcnemar_mdd(n, discordance, 1 - confidence) if discordance > 0 else math.nan
     else:
         if kind in ("range", "std"):
             def box(conf: float) -> tuple[float, float]:
                 return _spread_difference_box(kind, xa, xb, conf)
             (lo, hi), test = box(confidence), "spread_box"
-            p = inverted_p(box, tol=1e-5) if len(ia) > 1 else math.nan
+            p = inverted_p(box, tol=1e-5) if n > 1 else math.nan
         else:
             boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
             lo, hi, p, test = boot.ci_low, boot.ci_high, boot.p_value, "paired_bootstrap"
         mdd = interval_mdd(lo, hi, confidence)
     a_value, b_value = _value(kind, xa), _value(kind, xb)
-    return Comparison(task, metric, ra.label, rb.label, len(ia), a_value, b_value, a_value - b_value,
-                      lo, hi, p, test, p, kind, len(a_only), len(b_only), mdd)
+    return Comparison(task, metric, ra.label, rb.label, n, a_value, b_value, a_value - b_value,
+                      lo, hi, p, test, p, kind, a_only, b_only, mdd)
 
 
 def _spread_difference_box(kind: str, xa: np.ndarray, xb: np.ndarray, confidence: float) -> tuple[float, float]:
