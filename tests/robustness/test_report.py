@@ -356,5 +356,10 @@ def test_report_carries_variance_shares(upstream):
             assert sum(shares[k]["value"] for k in shares) == pytest.approx(1.0)
         else:  # a family whose answers are all right or all wrong: undefined, and said
             assert any("variance shares undefined" in n for n in fam["notes"])
+    # MMLU-Pro's option order: 10 positions for questions 70, 71, 74; 4, 7, 5 for the others
+    options = [f for fams in report.models.values() for f in fams.get("mmlu_pro", []) if f.family == "option_order"
+               and f.source == "samples"]
+    assert options and all(any("variance shares on the 3 questions" in n and "3 question(s) with another number" in n
+                               for n in f.notes) for f in options)
     assert "Shares of the variance of correctness" in render_report(report, "table")
     assert "variance_share_variant_ci_high" in render_report(report, "csv")

@@ -255,9 +255,12 @@ def _variance_hook(rep: FamilyReport, records: Any, chosen: list[SampleSet], con
     from scorekit.robustness.variance import family_variance_shares
 
     samples = max((s.samples_per_variant for s in chosen), default=1)
-    rep.variance_shares = family_variance_shares(records, samples=samples, confidence=confidence)
+    rep.variance_shares, used, left_out = family_variance_shares(records, samples=samples, confidence=confidence)
     if rep.variance_shares and math.isnan(rep.variance_shares["question"]["value"]):
         rep.notes.append("variance shares undefined: correctness does not vary (or fewer than 2 complete questions)")
+    if left_out:
+        rep.notes.append(f"variance shares on the {used} questions with the most common number of variants; "
+                         f"{left_out} question(s) with another number left out of them (the design must be balanced)")
 
 
 def _note_identical(rep: FamilyReport, n_questions: int | None) -> None:

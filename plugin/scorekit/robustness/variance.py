@@ -125,9 +125,13 @@ def variance_shares(y: Any, *, confidence: float = 0.95, n_boot: int = 2000,
 
 
 def family_variance_shares(records: Sequence[Any], *, samples: int = 1, confidence: float = 0.95,
-                           seed: int | None = 0) -> dict[str, dict[str, float]] | None:
-    """:func:`variance_shares` of a family's records (``variant = t * samples + s``) on its complete
-    questions with the most common variant count; None when a question has a single variant."""
+                           seed: int | None = 0) -> tuple[dict[str, dict[str, float]] | None, int, int]:
+    """(:func:`variance_shares` of a family's records, questions used, complete questions left out).
+
+    ``variant = t * samples + s``. The design must be balanced, so only the complete questions
+    with the most common variant count are used (MMLU-Pro's option-order family has 10
+    positions for most questions, fewer for some: those are left out, and counted). None when
+    questions have a single variant (or template)."""
     by_q: dict[str, dict[int, float]] = {}
     n_var: dict[str, int] = {}
     for r in records:
@@ -135,11 +139,12 @@ def family_variance_shares(records: Sequence[Any], *, samples: int = 1, confiden
         n_var[r.question_id] = r.n_variants
     complete = [qid for qid, cells in by_q.items() if len(cells) == n_var[qid]]
     if not complete:
-        return None
+        return None, 0, 0
     sizes = [n_var[qid] for qid in complete]
-    size = max(set(sizes), key=sizes.count)
-    if size // max(samples, 1) < 2 or size % max(samples, 1):
-        return None
+    size = max(sorted(set(sizes)), key=sizes.count)
+    per = max(samples, 1)
+    if size // per < 2 or size % per:
+        return None, 0, 0
     kept = [qid for qid in complete if n_var[qid] == size]
-    y = np.array([[by_q[qid][i] for i in range(size)] for qid in kept]).reshape(len(kept), size // samples, samples)
-    return variance_shares(y, confidence=confidence, seed=seed)
+    y = np.array([[by_q[qid][i] for i in range(size)] for qid in kept]).reshape(len(kept), size // per, per)
+    return variance_shares(y, confidence=confidence, seed=seed), len(kept), len(complete) - len(kept)
