@@ -30,6 +30,7 @@ SCENARIOS = {
     "4 answer positions, position bias (+0.4, 0, -0.2, -0.2), 1 sample": (np.array([0.4, 0.0, -0.2, -0.2]), 1, 0.0),
     "5 runs, no run effect (non-greedy), 1 sample": (np.zeros(5), 1, 0.0),
     "5 templates x 4 samples, interaction sd 0.6": (np.linspace(-0.4, 0.4, 5), 4, 0.6),
+    "10 prompts, interaction sd 0.6, 1 sample (interaction and sampling confounded)": (np.linspace(-0.5, 0.5, 10), 1, 0.6),
 }
 
 
