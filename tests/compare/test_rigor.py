@@ -143,6 +143,11 @@ def test_questions_are_paired_by_content_when_ids_disagree():
     assert c.difference == pytest.approx(right_a.mean() - right_b.mean())
     assert c.p_value == pytest.approx(mcnemar_p(right_a.astype(int), right_b.astype(int)))
     assert any("paired by content" in n for n in notes)
+    # a document only B has is named by its id in B, not by its hash
+    b_more = Run("B", "B", "-", {"t": {"acc": MetricValues("binary", [str(i) for i in range(41)], [*right_b[order], 1.0],
+                                                           [*(hashes[j] for j in order), "extra"])}})
+    (c3,), notes3 = compare_runs([a, b_more])
+    assert c3.n_paired == 40 and c3.b_only == 1 and any("1 question(s) of B not in A" in n and "B:40" in n for n in notes3)
     # same ids, same content: paired by id, no note
     (c2,), notes2 = compare_runs([a, Run("B", "B", "-", {"t": {"acc": MetricValues("binary", [str(i) for i in range(40)], right_b, hashes)}})])
     assert c2.n_paired == 40 and not any("paired by content" in n for n in notes2)

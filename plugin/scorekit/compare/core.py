@@ -243,9 +243,12 @@ def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: 
                 notes: list[str]) -> tuple[np.ndarray, np.ndarray, int, int] | None:
     """(rows of a, rows of b on the shared questions in one order, a-only count, b-only count),
     by the pairing rules of the module docstring (notes added); None when nothing pairs."""
+    shown: dict[str, str] = {}  # content pairing: a hash -> the question id to name in notes
     if _by_content(ma, mb):
         notes.append(f"{task}: question ids of {ra.label} and {rb.label} name different documents; questions "
                      f"paired by content (document hash) instead")
+        shown = {**dict(zip(mb.fingerprints, (f"{rb.label}:{q}" for q in mb.ids))),
+                 **dict(zip(ma.fingerprints, (f"{ra.label}:{q}" for q in ma.ids)))}
         ma = MetricValues(ma.kind, list(ma.fingerprints), ma.rows)
         mb = MetricValues(mb.kind, list(mb.fingerprints), mb.rows)
     pos_b = {q: i for i, q in enumerate(mb.ids)}
@@ -270,7 +273,7 @@ def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: 
         if only:
             other = rb.label if label == ra.label else ra.label
             notes.append(f"{task}: {len(only)} question(s) of {label} not in {other}, left out of their "
-                         f"comparison: {_name_ids(only)}")
+                         f"comparison: {_name_ids([shown.get(q, q) for q in only])}")
     if not ia:
         notes.append(f"{task} {metric}: {ra.label} and {rb.label} share no question; not compared")
         return None
