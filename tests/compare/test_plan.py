@@ -108,6 +108,7 @@ def test_bad_arguments_are_one_line(capsys, args, needle):
     assert err.count("\n") == 1 and err.startswith("scorekit: error:") and needle in err
 
 
+@pytest.mark.slow
 def test_pilot_from_two_lm_eval_runs(lm_eval_runs, capsys):  # noqa: F811
     out = _plan(capsys, ["--pilot", str(lm_eval_runs["acme/strong"]), str(lm_eval_runs["acme/weak"])])
     a = np.array([RIGHT["acme/strong"](i) for i in range(N_DOCS)])

@@ -11,16 +11,20 @@ FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "compare",
-        help="paired comparison of two or more runs (difference, bootstrap CI, McNemar p, Holm); "
+        help="paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
+             "detectable difference); "
              "each run's values with their intervals",
         description=(
             "Compare runs on the questions they share, task by task, from the samples logs "
             "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
             "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
-            "SCORE per-prompt and per-position accuracy) get the difference with a paired-bootstrap "
-            "interval and an exact McNemar p-value; other per-question metrics, consistency rates "
-            "and accuracy spreads the paired-bootstrap difference and p-value. With more than two "
-            "runs every pair is compared and p-values are Holm-adjusted per task and metric. "
+            "SCORE per-prompt and per-position accuracy) get the exact McNemar p-value and the interval "
+            "inverted from the same test; other per-question metrics and consistency rates the paired "
+            "bootstrap interval and the p-value inverted from it; accuracy spreads the box of the two "
+            "runs' spread intervals and its p-value. Each comparison also gives the smallest difference "
+            "it could detect with 80% power, and p_value_adjusted (Holm over every comparison shown). "
+            "With more than two runs every pair is compared and p-values are also Holm-adjusted per "
+            "task and metric. "
             "With one RUN, or --values, each run's own values on all its questions are shown instead, "
             "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
             "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
