@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +123,54 @@ def test_pilot_from_two_lm_eval_runs(lm_eval_runs, capsys):  # noqa: F811
     assert main(["compare", str(lm_eval_runs["acme/strong"]), str(lm_eval_runs["acme/weak"]), "-f", "json"]) == 0
     (c,) = [c for c in json.loads(capsys.readouterr().out)["comparisons"] if c["metric"] == "acc,none"]
     assert c["min_detectable_difference"] == pytest.approx(out["min_detectable_difference"])
+
+
+def _sampler_run(tmp: Path, name: str, count) -> Path:
+    """A real lm-eval run of a sampling task (8 samples per question, ``count(i)`` right)."""
+    import lm_eval
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.tasks import TaskManager
+
+    from tests.support.fake_lm import ScriptedLM
+    from tests.support.sampling_task import write_sampling_task
+
+    (tmp / name).mkdir()
+    tasks = write_sampling_task(tmp / name, "sk_plan", n_docs=40, n_samples=8, metric_list="""\
+          - metric: pass_at_k
+            k: 2
+    """)
+
+    def generate(context, gen_kwargs, doc):
+        return [doc["answer"]] * count(doc["i"]) + ["wrong"] * (8 - count(doc["i"]))
+
+    out = tmp / name / "out"
+    tracker = EvaluationTracker(output_path=str(out))
+    results = lm_eval.simple_evaluate(
+        model=ScriptedLM(generate=generate), model_args=f"pretrained=acme/{name}", tasks=["sk_plan"],
+        task_manager=TaskManager(include_path=str(tasks), include_defaults=False), evaluation_tracker=tracker,
+        log_samples=True, random_seed=0,
+    )
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples)
+    tracker.save_results_samples(task_name="sk_plan", samples=samples["sk_plan"])
+    (folder,) = {p.parent for p in out.rglob("samples_sk_plan_*.jsonl")}
+    return folder
+
+
+@pytest.mark.slow
+def test_pilot_of_a_per_question_score_uses_the_paired_t(tmp_path, capsys):
+    """pass@2 per question (8 samples, c right: 1 - C(8-c, 2)/C(8, 2)) of two real runs: the sd
+    of the per-question differences and the paired-t size computed here from the formula."""
+    count_a, count_b = (lambda i: (i * 7) % 9), (lambda i: (i * 5) % 9)
+    a, b = _sampler_run(tmp_path, "a", count_a), _sampler_run(tmp_path, "b", count_b)
+    assert main(["compare", str(a), str(b), "-f", "json"]) == 0
+    (c,) = [c for c in json.loads(capsys.readouterr().out)["comparisons"] if c["kind"] == "mean"]
+    out = _plan(capsys, ["--pilot", str(a), str(b), "--metric", c["metric"], "--difference", "0.05"])
+
+    def pass2(cnt):
+        return 1 - math.comb(8 - cnt, 2) / math.comb(8, 2)
+
+    d = np.array([pass2(count_a(i)) - pass2(count_b(i)) for i in range(40)])
+    assert out["test"] == "paired_t" and out["sd"] == pytest.approx(d.std(ddof=1), rel=1e-9)
+    assert out["questions"] == pw.paired_t_sample_size(0.05, d.std(ddof=1))[0]
+    assert out["min_detectable_difference"] == pytest.approx(pw.paired_t_mdd(40, d.std(ddof=1)))
