@@ -26,7 +26,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorekit.commands.robustness",
     "scorekit.commands.robustify",
     "scorekit.commands.compare",
-    "scorekit.commands.export",  # every_eval_ever export (issue 24)
+    "scorekit.commands.export",
+    "scorekit.commands.plan",
     "scorekit.commands.demo",
 )
 

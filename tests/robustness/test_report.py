@@ -329,3 +329,37 @@ def test_identical_sample_rate_from_samples_results_and_upstream_runs(upstream, 
     f = _family(build_report(read_paths([tmp_path / "copies"])), "scripted/sampler", "mmlu_pro", "non_greedy")
     assert f.identical_sample_rate == 1.0 and f.consistency_rate == 1.0  # inflated, and flagged
     assert any(n.startswith("identical samples: 100% of 6 questions") for n in f.notes)
+
+
+def test_report_carries_variance_shares(upstream):
+    """Upstream MMLU-Pro prompt family of scripted/mixed (report_fixtures): prompts 0-5 and 9
+    right, 6-7 answer "A" (right only for question 72), 8 unparsed, on 6 questions."""
+    import numpy as np
+
+    from scorekit.robustness.variance import variance_shares
+
+    report = build_report(read_paths([upstream["upstream"]]))
+    (f,) = [f for f in report.models["scripted/mixed"]["mmlu_pro"] if f.family == "prompt"]
+    y = np.array([[1.0] * 6 + [float(q == 72)] * 2 + [0.0, 1.0] for q in (70, 71, 72, 73, 74, 75)])
+    expected = variance_shares(y)
+    for k in ("question", "variant", "within"):
+        assert f.variance_shares[k]["value"] == pytest.approx(expected[k]["value"])
+    doc = json.loads(render_report(report, "json"))
+    fams = [fam for m in doc["models"] for b in m["benchmarks"] for fam in b["families"] if fam["source"] == "samples"]
+    assert fams and all(set(fam["variance_shares"]) == {"question", "variant", "within"} for fam in fams)
+    defined = [fam for fam in fams if fam["variance_shares"]["question"]["value"] is not None]
+    assert len(defined) >= 3
+    for fam in fams:
+        shares = fam["variance_shares"]
+        assert set(shares["variant"]) == {"value", "ci_low", "ci_high"}
+        if fam in defined:
+            assert sum(shares[k]["value"] for k in shares) == pytest.approx(1.0)
+        else:  # a family whose answers are all right or all wrong: undefined, and said
+            assert any("variance shares undefined" in n for n in fam["notes"])
+    # MMLU-Pro's option order: 10 positions for questions 70, 71, 74; 4, 7, 5 for the others
+    options = [f for fams in report.models.values() for f in fams.get("mmlu_pro", []) if f.family == "option_order"
+               and f.source == "samples"]
+    assert options and all(any("variance shares on the 3 questions" in n and "3 question(s) with another number" in n
+                               for n in f.notes) for f in options)
+    assert "Shares of the variance of correctness" in render_report(report, "table")
+    assert "variance_share_variant_ci_high" in render_report(report, "csv")

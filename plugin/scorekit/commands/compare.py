@@ -11,16 +11,20 @@ from scorekit.tables import FORMATS
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "compare",
-        help="paired comparison of two or more runs (difference, bootstrap CI, McNemar p, Holm); "
+        help="paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
+             "detectable difference); "
              "each run's values with their intervals",
         description=(
             "Compare runs on the questions they share, task by task, from the samples logs "
             "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
             "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
-            "SCORE per-prompt and per-position accuracy) get the difference with a paired-bootstrap "
-            "interval and an exact McNemar p-value; other per-question metrics, consistency rates "
-            "and accuracy spreads the paired-bootstrap difference and p-value. With more than two "
-            "runs every pair is compared and p-values are Holm-adjusted per task and metric. "
+            "SCORE per-prompt and per-position accuracy) get the exact McNemar p-value and the interval "
+            "inverted from the same test; other per-question metrics and consistency rates the paired "
+            "bootstrap interval and the p-value inverted from it; accuracy spreads the box of the two "
+            "runs' spread intervals and its p-value. Each comparison also gives the smallest difference "
+            "it could detect with 80% power, and p_value_adjusted (Holm over every comparison shown). "
+            "With more than two runs every pair is compared and p-values are also Holm-adjusted per "
+            "task and metric. "
             "With one RUN, or --values, each run's own values on all its questions are shown instead, "
             "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
             "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
@@ -71,19 +75,25 @@ def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float, 
                 for v in values or []]
     elif fmt == "csv":
         fields = ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high",
-                  "p_value", "p_value_raw", "test", "kind", "a_only", "b_only"]
+                  "p_value", "p_value_raw", "p_value_adjusted", "test", "min_detectable_difference", "kind",
+                  "a_only", "b_only"]
         rows = [[c.to_json()[k] for k in fields] for c in comparisons]
         return render_table(fields, rows, "csv")
     else:
-        columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p", "test"]
+        columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p",
+                   "p adj. (all)", "test", "MDD (80%)"]
         rows = []
         for c in comparisons:
             d = c.to_json()
             ci = "-" if d["ci_low"] is None else f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
             diff = "-" if d["difference"] is None else f"{c.difference:+.3f}"
-            rows.append([c.task, c.metric, c.a, c.b, c.n_paired, c.a_value, c.b_value, diff, ci, _p_text(d["p_value"]), c.test])
-        title = "Paired comparison (p: exact McNemar for 0/1 metrics, else paired bootstrap" + (
-            "; Holm-adjusted per task and metric)" if len({(c.a, c.b) for c in comparisons}) > 1 else ")")
+            mdd = "-" if d["min_detectable_difference"] is None else f"{c.min_detectable_difference:.3f}"
+            rows.append([c.task, c.metric, c.a, c.b, c.n_paired, c.a_value, c.b_value, diff, ci, _p_text(d["p_value"]),
+                         _p_text(d["p_value_adjusted"]), c.test, mdd])
+        title = "Paired comparison (p: exact McNemar for 0/1 metrics, box of spread intervals for spreads, else " \
+                "paired bootstrap" + ("; Holm-adjusted per task and metric" if len({(c.a, c.b) for c in comparisons}) > 1
+                                      else "") + \
+                "; p adj. (all): Holm over every comparison shown; MDD: smallest difference detectable with 80% power)"
     if fmt == "html":
         return html_document("scorekit compare", [render_table(columns, rows, "html", title=title, digits=3)], notes=notes)
     text = render_table(columns, rows, fmt, title=title, digits=3)
@@ -121,9 +131,10 @@ def run(args: argparse.Namespace) -> int:
     if len(runs) > 1:
         comparisons, pair_notes = compare_runs(runs, confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
         notes.extend(pair_notes)
-        if not comparisons and not show_values:
+        if not comparisons and not show_values:  # the cause is in the pairing notes, not in what reading said
+            shown = "; ".join(pair_notes[:3]) + (f"; and {len(pair_notes) - 3} more" if len(pair_notes) > 3 else "")
             raise ScorekitError("the runs share no task and metric with common questions; nothing to compare"
-                                + (f" ({notes[0]})" if notes else ""))
+                                + (f" ({shown})" if shown else ""))
     if show_values and not values:
         raise ScorekitError("no per-question values found in the samples logs; nothing to show")
     emit(render(comparisons, notes, args.format, confidence=args.confidence, values=values,

@@ -6,8 +6,9 @@ comparison applies:
 
 ``binary``
     one 0/1 value per question (acc, acc_norm, exact_match, one prompt's or one answer
-    position's SCORE accuracy); value = mean. Difference with a paired-bootstrap interval and
-    an exact McNemar p-value (``test = "mcnemar"``).
+    position's SCORE accuracy); value = mean. Difference with the exact McNemar p-value
+    (``test = "mcnemar"``) and the interval inverted from the same conditional binomial test
+    (:func:`scorekit.metrics.intervals.mcnemar_interval`): it excludes 0 exactly when p < alpha.
 ``mean``
     one number per question (a non-0/1 score, the non-greedy accuracy over samples);
     value = mean. A metric that is 0/1 in one run and not in the other is compared as mean.
@@ -16,14 +17,26 @@ comparison applies:
     rate: agreeing pairs / pairs).
 ``range``, ``std``
     one 0/1 value per prompt or answer position; value = the range or population std of the
-    column means (SCORE accuracy spread).
+    column means (SCORE accuracy spread). Difference interval: the box of the two runs'
+    spread intervals (each :func:`scorekit.metrics.intervals.spread_bounds` of the columns'
+    Wilson intervals on the shared questions), [lo_a - hi_b, hi_a - lo_b]; p-value: the
+    inversion of that box (``test = "spread_box"``; the paired bootstrap of a spread
+    difference covered ~75% when one model has a prompt effect and the other not).
 
-Every kind but ``binary`` gets the paired-bootstrap difference and the bootstrap p-value
-(``test = "paired_bootstrap"``): p = 2 * min(share of draws <= 0, share of draws >= 0),
-capped at 1 (the smallest two-sided level whose percentile interval excludes 0; coarse
-below 1/n_boot). With more than two runs every pair is compared, and the p-values of one
-(task, metric) across its pairs are Holm-adjusted (``p_value``; the unadjusted one is
-``p_value_raw``).
+``mean`` and ``ratio`` get the paired-bootstrap difference (expanded percentile) and the
+p-value inverted from that same interval (``test = "paired_bootstrap"``: the smallest alpha at
+which the 1 - alpha interval excludes 0; coarse below 1/n_boot). In every kind p <= alpha
+exactly when the (1 - alpha) interval excludes 0. With more than two runs every pair is
+compared, and the p-values of one (task, metric) across its pairs are Holm-adjusted
+(``p_value``; the unadjusted one is ``p_value_raw``). ``p_value_adjusted`` is Holm over
+*every* comparison of the call (all tasks, metrics and pairs), the family-wise error of the
+whole table.
+
+``min_detectable_difference``: the smallest |difference| the comparison's test would detect
+with 80% power at level 1 - confidence, on its paired questions (:mod:`scorekit.compare.power`):
+for ``binary`` the exact McNemar power at the observed discordance (nan when even every
+discordant question going one way would not do); otherwise read off the interval's half-width
+h as h (1 + z_0.8 / z_{1-alpha/2}).
 
 Values (:func:`run_values`): each run's own value of every metric on all its questions, with a
 confidence interval over questions: Wilson for ``binary``; the percentile bootstrap over
@@ -33,7 +46,11 @@ accuracies inside their Wilson intervals (:func:`scorekit.metrics.intervals.spre
 
 Pairing: two runs are compared on the questions both have, for every task and metric both
 have with the same kind; the questions only one run has are named in a note (never dropped
-silently). ``difference = a_value - b_value``, both values on the shared questions only.
+silently). When both runs carry a content fingerprint (lm-eval's ``doc_hash``) for every
+question, unique within each run, and pairing by id would leave a question unpaired or pair
+different documents, the questions are paired by content instead (a note says so): the same
+documents in another order are the same questions. ``difference = a_value - b_value``, both
+values on the shared questions only.
 """
 
 from __future__ import annotations
@@ -45,10 +62,11 @@ from itertools import combinations
 
 import numpy as np
 
-from scorekit.metrics.intervals import (bootstrap_interval, holm, mcnemar_p, paired_bootstrap, spread_bounds,
-                                        spread_statistic, wilson_interval)
+from scorekit.compare.power import interval_mdd, mcnemar_mdd
+from scorekit.metrics.intervals import (bootstrap_interval, holm, inverted_p, mcnemar_interval, mcnemar_p,
+                                        paired_bootstrap, spread_bounds, spread_statistic, wilson_interval)
 
-__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "run_labels", "run_values"]
+__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "paired_rows", "run_labels", "run_values"]
 
 KINDS = ("binary", "mean", "ratio", "range", "std")
 _SHOWN = 5  # question ids named in a note before "and N more"
@@ -108,6 +126,8 @@ class Comparison:
     kind: str
     a_only: int
     b_only: int
+    min_detectable_difference: float = math.nan
+    p_value_adjusted: float = math.nan
 
     def to_json(self) -> dict:
         out = {}
@@ -208,8 +228,29 @@ def _name_ids(ids: list[str]) -> str:
     return shown + (f" and {len(ids) - _SHOWN} more" if len(ids) > _SHOWN else "")
 
 
-def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
-                    notes: list[str], *, confidence: float, n_boot: int, seed: int | None) -> Comparison | None:
+def _by_content(ma: MetricValues, mb: MetricValues) -> bool:
+    """Pair by fingerprint: both runs have one for every question, unique within each run, and
+    pairing by id would leave out or mismatch a question that content pairing keeps."""
+    fa, fb = ma.fingerprints, mb.fingerprints
+    if not fa or not fb or not all(fa) or not all(fb) or len(set(fa)) != len(fa) or len(set(fb)) != len(fb):
+        return False
+    by_id = dict(zip(mb.ids, fb))
+    in_b = set(fb)
+    return any(by_id.get(q) != f for q, f in zip(ma.ids, fa) if f in in_b)
+
+
+def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
+                notes: list[str]) -> tuple[np.ndarray, np.ndarray, int, int] | None:
+    """(rows of a, rows of b on the shared questions in one order, a-only count, b-only count),
+    by the pairing rules of the module docstring (notes added); None when nothing pairs."""
+    shown: dict[str, str] = {}  # content pairing: a hash -> the question id to name in notes
+    if _by_content(ma, mb):
+        notes.append(f"{task}: question ids of {ra.label} and {rb.label} name different documents; questions "
+                     f"paired by content (document hash) instead")
+        shown = {**dict(zip(mb.fingerprints, (f"{rb.label}:{q}" for q in mb.ids))),
+                 **dict(zip(ma.fingerprints, (f"{ra.label}:{q}" for q in ma.ids)))}
+        ma = MetricValues(ma.kind, list(ma.fingerprints), ma.rows)
+        mb = MetricValues(mb.kind, list(mb.fingerprints), mb.rows)
     pos_b = {q: i for i, q in enumerate(mb.ids)}
     fa, fb = ma.fingerprints, mb.fingerprints
     ia, ib, differ = [], [], []
@@ -232,7 +273,7 @@ def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, 
         if only:
             other = rb.label if label == ra.label else ra.label
             notes.append(f"{task}: {len(only)} question(s) of {label} not in {other}, left out of their "
-                         f"comparison: {_name_ids(only)}")
+                         f"comparison: {_name_ids([shown.get(q, q) for q in only])}")
     if not ia:
         notes.append(f"{task} {metric}: {ra.label} and {rb.label} share no question; not compared")
         return None
@@ -240,16 +281,47 @@ def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, 
     if xa.shape[1] != xb.shape[1]:
         notes.append(f"{task} {metric}: {ra.label} has {xa.shape[1]} columns per question, {rb.label} {xb.shape[1]}; not compared")
         return None
+    return xa, xb, len(a_only), len(b_only)
+
+
+def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
+                    notes: list[str], *, confidence: float, n_boot: int, seed: int | None) -> Comparison | None:
+    paired = paired_rows(task, metric, ra, rb, ma, mb, notes)
+    if paired is None:
+        return None
+    xa, xb, a_only, b_only = paired
+    n = len(xa)
     kind = ma.kind if ma.kind == mb.kind else "mean"
-    method = "basic" if kind in ("range", "std") else "percentile"  # spreads are biased: see intervals
-    boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed, method=method)
     if kind == "binary":
-        p, test = mcnemar_p(xa[:, 0], xb[:, 0]), "mcnemar"
+        (lo, hi), p, test = mcnemar_interval(xa[:, 0], xb[:, 0], confidence), mcnemar_p(xa[:, 0], xb[:, 0]), "mcnemar"
+        discordance = float(np.mean(xa[:, 0] != xb[:, 0]))
+        mdd = mcnemar_mdd(n, discordance, 1 - confidence) if discordance > 0 else math.nan
     else:
-        p, test = boot.p_value, "paired_bootstrap"
+        if kind in ("range", "std"):
+            def box(conf: float) -> tuple[float, float]:
+                return _spread_difference_box(kind, xa, xb, conf)
+            (lo, hi), test = box(confidence), "spread_box"
+            p = inverted_p(box, tol=1e-5) if n > 1 else math.nan
+        else:
+            boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
+            lo, hi, p, test = boot.ci_low, boot.ci_high, boot.p_value, "paired_bootstrap"
+        mdd = interval_mdd(lo, hi, confidence)
     a_value, b_value = _value(kind, xa), _value(kind, xb)
-    return Comparison(task, metric, ra.label, rb.label, len(ia), a_value, b_value, a_value - b_value,
-                      boot.ci_low, boot.ci_high, p, test, p, kind, len(a_only), len(b_only))
+    return Comparison(task, metric, ra.label, rb.label, n, a_value, b_value, a_value - b_value,
+                      lo, hi, p, test, p, kind, a_only, b_only, mdd)
+
+
+def _spread_difference_box(kind: str, xa: np.ndarray, xb: np.ndarray, confidence: float) -> tuple[float, float]:
+    """[lo_a - hi_b, hi_a - lo_b] from each run's spread interval (box of its columns' Wilson
+    intervals); nan below 2 questions."""
+    if len(xa) < 2:
+        return math.nan, math.nan
+    bounds = []
+    for x in (xa, xb):
+        lows, highs = wilson_interval(x.sum(axis=0), len(x), confidence)
+        bounds.append(spread_bounds(kind, lows, highs))
+    (lo_a, hi_a), (lo_b, hi_b) = bounds
+    return lo_a - hi_b, hi_a - lo_b
 
 
 def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int = 2000,
@@ -297,4 +369,6 @@ def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int =
         for family in families.values():
             for c, adjusted in zip(family, holm([c.p_value_raw for c in family])):
                 c.p_value = adjusted
+    for c, adjusted in zip(out, holm([c.p_value_raw for c in out])):
+        c.p_value_adjusted = adjusted
     return out, list(dict.fromkeys(notes))

@@ -68,6 +68,16 @@ class _Table:
         return out
 
 
+def _missing(value: Any) -> bool:
+    """A null or NaN value: that question has no value of the metric (not a corpus-level metric)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _missing_note(task: str, key: str, ids: list[str]) -> str:
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    return f"{task} {key}: {len(ids)} question(s) with a null or NaN value, left out of this metric only: {shown}"
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return float(value)
@@ -80,6 +90,7 @@ def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str
     from scorekit.robustness.readers.lm_eval_logs import iter_jsonl
 
     odd: dict[str, int] = defaultdict(int)
+    missing: dict[str, list[str]] = defaultdict(list)
     for lineno, row in iter_jsonl(path):
         if "doc_id" not in row:
             raise ScorekitError("samples row lacks doc_id", path=path, where=f"line {lineno}")
@@ -93,6 +104,9 @@ def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str
             table.fingerprint[qid] = row["doc_hash"]
         for name in names:
             key = f"{name},{filt}"
+            if _missing(row.get(name)):
+                missing[key].append(qid)
+                continue
             value = _number(row.get(name))
             if value is None:
                 odd[key] += 1
@@ -103,6 +117,7 @@ def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str
             table.values[key][qid] = value
     for key, n in odd.items():
         notes.append(f"{task} {key}: {n} per-sample value(s) are not numbers (a corpus-level or list metric); not compared")
+    notes.extend(_missing_note(task, key, ids) for key, ids in missing.items() if key not in table.skipped)
 
 
 def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: str) -> None:
@@ -117,11 +132,15 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
         notes.append(f"{task}: documents without unique ids; questions paired by row number")
         ids = [str(i) for i in range(len(rows))]
     odd: dict[str, int] = defaultdict(int)
+    missing: dict[str, list[str]] = defaultdict(list)
     for qid, r in zip(ids, rows):
         query = (r.get("doc") or {}).get("query")
         if isinstance(query, str):
             table.fingerprint[qid] = hashlib.sha256(query.encode()).hexdigest()
         for key, raw in (r.get("metric") or {}).items():
+            if _missing(raw):
+                missing[key].append(qid)
+                continue
             value = _number(raw)
             if value is None:
                 odd[key] += 1
@@ -130,6 +149,7 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
             table.values[key][qid] = value
     for key, n in odd.items():
         notes.append(f"{task} {key}: {n} per-sample value(s) are not numbers; not compared")
+    notes.extend(_missing_note(task, key, ids) for key, ids in missing.items() if key not in table.skipped)
 
 
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:

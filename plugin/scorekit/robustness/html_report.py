@@ -63,7 +63,8 @@ def render_html(
     tables, the figures, the sections, then every note of :func:`notes_lines` (plus one when
     matplotlib is missing).
     """
-    from scorekit.robustness.report import notes_lines, report_to_json, robust_table, summary_table, variant_table
+    from scorekit.robustness.report import (notes_lines, report_to_json, robust_table, summary_table, variance_table,
+                                            variant_table)
     from scorekit.tables import html_document, render
 
     out = [f'<p class="intro">{html.escape(line)}</p>' for line in intro]
@@ -76,6 +77,9 @@ def render_html(
     table = robust_table(report)
     if table:
         out.append(render(table[0], table[1], "html", title="Robustified tasks"))
+    table = variance_table(report)
+    if table:
+        out.append(render(table[0], table[1], "html", title="Shares of the variance of correctness"))
     notes = list(notes_lines(report))
     if plots:
         try:

@@ -32,6 +32,7 @@ JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
               # and for every "<name>_ci": "<name>_ci_low", "<name>_ci_high" (maps for variants)
               "unparsed_rate": float | null, "identical_sample_rate": float | null,
               "circular_accuracy": float | null, "prompt_sensitivity": float | null,
+              "variance_shares": {"question"|"variant"|"within": {"value", "ci_low", "ci_high"}} | null,
               "runs": [str], "sources": [str], "missing": [str], "notes": [str]}
 
 ``accuracy`` is the family's overall accuracy (all records; non-greedy: all samples of all
@@ -47,6 +48,12 @@ in every arrangement) and ``prompt_sensitivity`` (prompt family sampled N times 
 share of the variance between prompts) are set for them only (null elsewhere); a prompt family
 sampled N times also has ``identical_sample_rate`` (share of question-template pairs whose
 samples were the same text) and its ``variant_accuracy`` is per template.
+
+``variance_shares`` (samples logs, families with more than one variant per question): the
+shares of the variance of correctness between questions, between variants (prompts, answer
+positions, non-greedy runs; templates for a family sampled N times) and within (sampling and
+question x variant interaction), summing to 1, each with its bootstrap interval over questions
+(:mod:`scorekit.robustness.variance`); null from results files.
 """
 
 from __future__ import annotations
@@ -120,6 +127,7 @@ class FamilyReport:
     identical_sample_rate: float = _NAN
     circular_accuracy: float = _NAN
     prompt_sensitivity: float = _NAN
+    variance_shares: dict[str, dict[str, float]] | None = None
     runs: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -228,6 +236,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         _note_identical(rep, len(flags))
     if is_robust(benchmark):
         _robust_extras(rep, records, chosen, confidence)
+    _variance_hook(rep, records, chosen, confidence)
     if summary.n_incomplete:
         rep.missing.append(f"{summary.n_incomplete} question(s) lack some variants and are left out of every number")
     return rep
@@ -251,6 +260,19 @@ def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], co
         flags = {q: f for s in chosen for q, f in s.identical.items()}
         rep.identical_sample_rate = identical_share(flags.values())
         _note_identical(rep, len(flags))
+
+
+def _variance_hook(rep: FamilyReport, records: Any, chosen: list[SampleSet], confidence: float) -> None:
+    """``variance_shares`` of a family with several variants per question (:mod:`scorekit.robustness.variance`)."""
+    from scorekit.robustness.variance import family_variance_shares
+
+    samples = max((s.samples_per_variant for s in chosen), default=1)
+    rep.variance_shares, used, left_out = family_variance_shares(records, samples=samples, confidence=confidence)
+    if rep.variance_shares and math.isnan(rep.variance_shares["question"]["value"]):
+        rep.notes.append("variance shares undefined: correctness does not vary (or fewer than 2 complete questions)")
+    if left_out:
+        rep.notes.append(f"variance shares on the {used} questions with the most common number of variants; "
+                         f"{left_out} question(s) with another number left out of them (the design must be balanced)")
 
 
 def _note_identical(rep: FamilyReport, n_questions: int | None) -> None:
@@ -566,6 +588,17 @@ def robust_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     return ["Model", "Benchmark", "Family", "Circular accuracy", "Prompt sensitivity"], rows
 
 
+def variance_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
+    """Shares of the variance of correctness (question / variant / within) with intervals, or None."""
+    fams = [f for f in report.families() if f.variance_shares]
+    if not fams:
+        return None
+    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family],
+             *[_with_ci(f.variance_shares[k]["value"], (f.variance_shares[k]["ci_low"], f.variance_shares[k]["ci_high"]))
+               for k in ("question", "variant", "within")]] for f in fams]
+    return ["Model", "Benchmark", "Family", "Questions", "Variants", "Within (sampling, interaction)"], rows
+
+
 def notes_lines(report: Report) -> list[str]:
     """Everything absent or noteworthy, one line each, prefixed with model/benchmark/family."""
     lines: list[str] = []
@@ -621,6 +654,9 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
             add("circular_accuracy", f.circular_accuracy)
         if is_robust(f.benchmark) and f.family == "prompt":
             add("prompt_sensitivity", f.prompt_sensitivity)
+        for part, v in (f.variance_shares or {}).items():
+            for key in ("value", "ci_low", "ci_high"):
+                add(f"variance_share_{part}" + ("" if key == "value" else f"_{key}"), v[key])
     return columns, rows
 
 
@@ -653,6 +689,9 @@ def render_report(report: Report, fmt: str = "table") -> str:
     table = robust_table(report)
     if table:
         parts.append(render(table[0], table[1], fmt, title="Robustified tasks"))
+    table = variance_table(report)
+    if table:
+        parts.append(render(table[0], table[1], fmt, title="Shares of the variance of correctness"))
     lines = notes_lines(report)  # notes hold model and file names: escaped for the format below
     if lines and fmt != "latex":  # latex: the tables only (notes go to stderr, as for csv)
         if fmt == "markdown":

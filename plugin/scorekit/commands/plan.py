@@ -1,0 +1,187 @@
+"""``scorekit plan``: questions needed to detect a difference between two models, or the smallest
+difference N questions can detect (paired designs; docs/plan.md)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+FORMATS = ("table", "markdown", "json")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "plan",
+        help="sample size and minimum detectable difference of a paired comparison (exact McNemar, paired t)",
+        description=(
+            "Size a comparison of two models before running it. With --difference D: the number of "
+            "questions the exact McNemar test (0/1 metrics; --discordance P, the share of questions "
+            "on which the two models disagree) or the paired t test (per-question scores; --sd S of "
+            "the per-question differences) needs to detect D at level --alpha with --power. With "
+            "--questions N: the minimum detectable difference. Instead of P, --accuracies A B with "
+            "--correlation R (phi of the two models' correctness). --pilot RUN_A RUN_B estimates P "
+            "(or S) and D from two runs that `scorekit compare` reads. D, P, A, B are fractions "
+            "(0.05 = 5 points). Formulas and sources: docs/plan.md."
+        ),
+    )
+    p.add_argument("--difference", type=float, metavar="D", help="difference to detect (fraction, e.g. 0.02)")
+    p.add_argument("--discordance", type=float, metavar="P",
+                   help="share of questions on which the two models disagree (0/1 metrics)")
+    p.add_argument("--accuracies", type=float, nargs=2, metavar=("A", "B"),
+                   help="the two models' accuracies (with --correlation, instead of --discordance and --difference)")
+    p.add_argument("--correlation", type=float, metavar="R",
+                   help="correlation (phi) of the two models' correctness over questions (with --accuracies)")
+    p.add_argument("--sd", type=float, metavar="S",
+                   help="standard deviation of the per-question differences (scores that are not 0/1: paired t)")
+    p.add_argument("--questions", type=int, metavar="N", help="number of questions: gives the minimum detectable difference")
+    p.add_argument("--pilot", nargs=2, metavar=("RUN_A", "RUN_B"), help="estimate the inputs from two runs")
+    p.add_argument("--task", help="with --pilot: the task to use (needed when the runs share several)")
+    p.add_argument("--metric", help="with --pilot: the metric to use (needed when the task has several)")
+    p.add_argument("--alpha", type=float, default=0.05, help="two-sided significance level (default: 0.05)")
+    p.add_argument("--power", type=float, default=0.8, help="target power (default: 0.8)")
+    p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(func=run)
+
+
+def _fraction(value: float | None, option: str, *, zero: bool = False) -> None:
+    from scorekit.errors import ScorekitError
+
+    if value is not None and not (math.isfinite(value) and (0 <= value if zero else 0 < value) and value <= 1):
+        raise ScorekitError(f"{option} must be a fraction in {'[' if zero else '('}0, 1], got {value}")
+
+
+def _pilot(args: argparse.Namespace) -> dict:
+    """Paired rows of the chosen task and metric of the two pilot runs -> estimates."""
+    import numpy as np
+
+    from scorekit.compare.core import Run, paired_rows, run_labels
+    from scorekit.compare.inputs import read_run
+    from scorekit.errors import ScorekitError
+
+    read = [read_run(path) for path in args.pilot]
+    labels = run_labels([model for model, _, _ in read])
+    ra, rb = (Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes)
+              in zip(labels, args.pilot, read))
+    choices = [(t, m) for t in sorted(set(ra.tasks) & set(rb.tasks)) for m in sorted(set(ra.tasks[t]) & set(rb.tasks[t]))
+               if ra.tasks[t][m].kind in ("binary", "mean") and rb.tasks[t][m].kind in ("binary", "mean")]
+    picked = [(t, m) for t, m in choices if (args.task in (None, t)) and (args.metric in (None, m))]
+    if len(picked) != 1:
+        shown = ", ".join(f"{t} {m}" for t, m in choices[:8]) + (" ..." if len(choices) > 8 else "")
+        why = "no shared task and metric with one number per question" if not picked else "several"
+        raise ScorekitError(f"--pilot: {why} match (--task/--metric choose one of: {shown or 'none'})")
+    task, metric = picked[0]
+    notes: list[str] = []
+    paired = paired_rows(task, metric, ra, rb, ra.tasks[task][metric], rb.tasks[task][metric], notes)
+    if paired is None or len(paired[0]) < 2:
+        raise ScorekitError(f"--pilot: {task} {metric}: fewer than 2 shared questions")
+    xa, xb = paired[0][:, 0], paired[1][:, 0]
+    binary = ra.tasks[task][metric].kind == rb.tasks[task][metric].kind == "binary"
+    out = {"pilot": {"a": ra.label, "b": rb.label, "task": task, "metric": metric, "n_paired": int(len(xa)),
+                     "a_value": float(xa.mean()), "b_value": float(xb.mean())},
+           "difference": float(xa.mean() - xb.mean()), "notes": notes}
+    if binary:
+        out["discordance"] = float(np.mean(xa != xb))
+    else:
+        out["sd"] = float(np.std(xa - xb, ddof=1))
+    return out
+
+
+def plan(args: argparse.Namespace) -> dict:
+    """The JSON answer (see docs/plan.md); raises ScorekitError on inconsistent inputs."""
+    from scorekit.compare import power as pw
+    from scorekit.errors import ScorekitError
+
+    if not 0 < args.alpha < 1 or not 0 < args.power < 1:
+        raise ScorekitError(f"--alpha and --power must be between 0 and 1, got {args.alpha} and {args.power}")
+    if args.questions is not None and args.questions < 2:
+        raise ScorekitError(f"--questions must be at least 2, got {args.questions}")
+    _fraction(args.discordance, "--discordance")
+    if args.difference is not None and not (math.isfinite(args.difference) and 0 < abs(args.difference) <= 1):
+        raise ScorekitError(f"--difference must be a non-zero fraction in [-1, 1], got {args.difference}")
+    if args.sd is not None and not (math.isfinite(args.sd) and args.sd > 0):
+        raise ScorekitError(f"--sd must be positive, got {args.sd}")
+    out: dict = {"alpha": args.alpha, "power": args.power}
+    difference, discordance, sd, questions = args.difference, args.discordance, args.sd, args.questions
+    if args.accuracies is not None:
+        if args.correlation is None or discordance is not None or difference is not None:
+            raise ScorekitError("--accuracies needs --correlation, and replaces --discordance and --difference")
+        pa, pb = args.accuracies
+        _fraction(pa, "--accuracies", zero=True)
+        _fraction(pb, "--accuracies", zero=True)
+        both = pa * pb + args.correlation * math.sqrt(pa * (1 - pa) * pb * (1 - pb))  # P(both right)
+        if not (max(0.0, pa + pb - 1) - 1e-12 <= both <= min(pa, pb) + 1e-12):
+            raise ScorekitError(f"--correlation {args.correlation} is impossible for accuracies {pa} and {pb}")
+        difference, discordance = pa - pb, pa + pb - 2 * both
+        out.update(accuracies=[pa, pb], correlation=args.correlation)
+    if args.pilot:
+        est = _pilot(args)
+        out["pilot"], out["notes"] = est["pilot"], est["notes"]
+        discordance = est.get("discordance", discordance) if sd is None else discordance
+        sd = est.get("sd", sd)
+        if difference is None:
+            difference = abs(est["difference"]) or None
+        if questions is None:
+            questions = est["pilot"]["n_paired"]
+    if sd is None and discordance is None:
+        raise ScorekitError("give --discordance (0/1 metrics), --accuracies with --correlation, --sd (scores) or --pilot")
+    if difference is None and questions is None:
+        raise ScorekitError("give --difference (questions needed) or --questions (minimum detectable difference)")
+    if sd is None:
+        out.update(test="mcnemar_exact", discordance=discordance)
+        if difference is not None and questions is None or args.pilot and difference is not None:
+            if abs(difference) > discordance:
+                raise ScorekitError(f"the difference ({abs(difference)}) cannot exceed the discordance ({discordance}): "
+                                    "a difference needs questions on which the models disagree")
+            n, achieved, connor = pw.mcnemar_sample_size(abs(difference), discordance, args.alpha, args.power)
+            out.update(difference=abs(difference), achieved_power=achieved, questions_approximation=math.ceil(connor),
+                       approximation="Connor (1987), normal approximation of McNemar's test")
+            out["questions"] = n
+        if questions is not None:
+            mdd = pw.mcnemar_mdd(questions, discordance, args.alpha, args.power)
+            out.update(min_detectable_difference=None if math.isnan(mdd) else mdd, at_questions=questions)
+            if args.difference is not None and abs(args.difference) <= discordance:
+                out["power_at_questions"] = pw.mcnemar_power(questions, abs(args.difference), discordance, args.alpha)
+    else:
+        out.update(test="paired_t", sd=sd)
+        if difference is not None and questions is None or args.pilot and difference is not None:
+            n, achieved, normal = pw.paired_t_sample_size(abs(difference), sd, args.alpha, args.power)
+            out.update(difference=abs(difference), achieved_power=achieved, questions_approximation=math.ceil(normal),
+                       approximation="normal approximation ((z_{1-alpha/2} + z_power) sd / D)^2")
+            out["questions"] = n
+        if questions is not None:
+            out.update(min_detectable_difference=pw.paired_t_mdd(questions, sd, args.alpha, args.power),
+                       at_questions=questions)
+            if args.difference is not None:
+                out["power_at_questions"] = pw.paired_t_power(questions, args.difference, sd, args.alpha)
+    return out
+
+
+def render(out: dict, fmt: str) -> str:
+    import json
+
+    from scorekit.tables import render as render_table
+
+    if fmt == "json":
+        return json.dumps(out, indent=2) + "\n"
+    rows = []
+    for key, value in out.items():
+        if key == "notes":
+            continue
+        if isinstance(value, dict):
+            rows.extend([f"{key}.{k}", v] for k, v in value.items())
+        else:
+            rows.append([key, "-" if value is None else value])
+    text = render_table(["quantity", "value"], rows, fmt, title="scorekit plan (paired comparison of two models)", digits=4)
+    if out.get("notes"):
+        bullet = "- " if fmt == "markdown" else "note: "
+        text += "\n" + "\n".join(bullet + n for n in out["notes"]) + "\n"
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekit.io import check_output, emit
+
+    output = check_output(args.output, args.pilot or [])
+    emit(render(plan(args), args.format), output)
+    return 0
