@@ -148,6 +148,16 @@ def checked_rate(value: float, path: Path | str, where: str) -> float:
     return value if math.isnan(value) else check_fraction(value, path=str(path), where=where)
 
 
+def _task_fallbacks(rf: _ResultsFile | None, task: str) -> frozenset[str]:
+    """:func:`scorekit.robustness.robustify.filter_fallbacks` of the task's ``filter_list`` in its
+    run's results file (lm-eval's default alone without one)."""
+    from scorekit.robustness.robustify import filter_fallbacks
+
+    configs = rf.data.get("configs") if rf else None
+    config = configs.get(task) if isinstance(configs, dict) else None
+    return filter_fallbacks(config.get("filter_list") if isinstance(config, dict) else None)
+
+
 def _aggregate_layout(metrics: dict[str, float]) -> str:
     return "scorekit" if any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics) else "upstream"
 
@@ -169,6 +179,8 @@ class _SamplesFile:
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
     texts: dict[str, int] = field(default_factory=dict)  # non-greedy, upstream runs: question -> hash(raw text)
     samples_per_variant: int = 1  # robustify layout, prompt family
+    fallbacks: frozenset[str] = frozenset()  # robustify layout: what the task's filters write for "no answer"
+    n_fallbacks: int = 0  # robustify layout: answers that were a filter fallback (scored as unparsed)
     # what the notes are made of (counted while reading, so that parts read apart add up)
     chosen_filter: str | None = None  # the first row's filter: only its rows are scored
     filters: Counter[str] = field(default_factory=Counter)
@@ -376,6 +388,10 @@ def _finish(sf: _SamplesFile) -> None:
     path = sf.path
     if len(sf.filters) > 1:
         sf.notes.append(f"{path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
+    if sf.n_fallbacks:
+        shown = ", ".join(repr(f) for f in sorted(sf.fallbacks))
+        sf.notes.append(f"{sf.n_fallbacks} answer(s) were the fallback of the task's filters ({shown}: nothing "
+                        "extracted); counted as unparsed")
     if sf.skipped_positions:
         sf.notes.append(
             f"{sf.skipped_positions} upstream option-order row(s) put the answer at a position past the "
@@ -397,7 +413,16 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         raise ValueError(f"document of the {meta['family']} family in a {sf.task.name} log")
     if "unparsed_rate" not in row:
         raise KeyError("unparsed_rate")
-    sf.records.extend(records_from_items([row["unparsed_rate"]], where=f"{path}: line {lineno}"))
+    records = records_from_items([row["unparsed_rate"]], where=f"{path}: line {lineno}")
+    outputs = _outputs(row, path, lineno)  # the filtered answers, in the order of the records
+    for r, out in zip(records, outputs):
+        if (r.answer is None or isinstance(r.answer, str)) and " ".join(str(out).split()) in sf.fallbacks:
+            # nothing extracted: unparsed (logs of older scorekit versions kept the fallback as the answer)
+            sf.n_fallbacks += 1
+            r = r._replace(answer=None, correct=False)
+        sf.records.append(*r)
+    for r in records[len(outputs):]:
+        sf.records.append(*r)
     samples = int(meta.get("samples") or 1)
     sf.samples_per_variant = samples
     if samples > 1:
@@ -414,7 +439,7 @@ CHUNK_BYTES = 32 << 20  # a part of a samples log read by one process is at leas
 def _part(sf: _SamplesFile) -> _SamplesFile:
     """An empty copy of ``sf`` (layout and chosen filter kept) to read one part into."""
     return replace(sf, records=RecordColumns(), notes=[], identical={}, texts={}, filters=Counter(),
-                   skipped_positions=0, untested=set())
+                   skipped_positions=0, n_fallbacks=0, untested=set())
 
 
 def _read_task(task: tuple[_SamplesFile, int, int | None]) -> _SamplesFile | None:
@@ -492,6 +517,7 @@ def _merge_part(sf: _SamplesFile, part: _SamplesFile) -> None:
     sf.texts.update(part.texts)
     sf.filters.update(part.filters)
     sf.skipped_positions += part.skipped_positions
+    sf.n_fallbacks += part.n_fallbacks
     sf.untested |= part.untested
 
 
@@ -562,7 +588,8 @@ class LmEvalLogsReader:
                 model = next(iter(in_dir)) if len(in_dir) == 1 else p.parent.name
             seed = (rf.seed if rf else None)
             path_seed = _seed_from_path(p)
-            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed))
+            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed,
+                                             fallbacks=_task_fallbacks(rf, task_name)))
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
 
