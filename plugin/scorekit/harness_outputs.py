@@ -80,7 +80,6 @@ __all__ = [
     "time_in_name",
     "run_time",
     "iter_samples",
-    "samples_chunks",
     "samples_name",
     "run_samples_file",
     "split_task_key",
@@ -399,18 +398,12 @@ def details_model(path: str | os.PathLike[str], load: Callable[[Path], Any] | No
 
 # --- reading samples ---------------------------------------------------------------------------
 
-def iter_samples(
-    path: str | os.PathLike[str], start: int = 0, end: int | None = None
-) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_samples(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, sample)`` for every sample of an lm-eval samples file (JSON lines, or
     0.4.2's indented JSON array, whose first line is ``[`` alone: numbered from 1 in array order).
 
     Bad JSON or a sample that is not an object raises :class:`ScorekitError` naming the file
     and line; so does a file without samples.
-
-    ``start``/``end``: only the JSON lines that begin in that byte range (offsets from
-    :func:`samples_chunks`); line numbers then count from 1 at ``start`` (not the file's), and
-    an empty range is no error.
     """
     n = 0
     try:
@@ -418,9 +411,6 @@ def iter_samples(
     except OSError as exc:
         raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
     with fh:
-        if start or end is not None:
-            yield from _iter_lines(fh, path, start, end)
-            return
         if fh.readline().strip() == b"[":  # lm-eval 0.4.2: one JSON array, indent 2 (a line "[" alone)
             from scorekit.io import load_json
 
@@ -435,24 +425,18 @@ def iter_samples(
                 yield i, obj
         else:
             fh.seek(0)
-            for lineno, obj in _iter_lines(fh, path, 0, None):
+            for lineno, obj in _iter_lines(fh, path):
                 n += 1
                 yield lineno, obj
     if n == 0:
         raise ScorekitError("empty samples file (no samples)", path=path)
 
 
-def _iter_lines(fh: Any, path: str | os.PathLike[str], start: int, end: int | None) -> Iterator[tuple[int, dict[str, Any]]]:
+def _iter_lines(fh: Any, path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     import orjson
 
     loads, error = orjson.loads, orjson.JSONDecodeError
-    fh.seek(start)
-    pos = start
     for lineno, line in enumerate(fh, 1):
-        if end is not None:
-            if pos >= end:
-                return
-            pos += len(line)
         try:
             obj = loads(line)
         except error:
@@ -466,26 +450,6 @@ def _iter_lines(fh: Any, path: str | os.PathLike[str], start: int, end: int | No
                 f"expected a JSON object per line, got {type(obj).__name__}", path=path, where=f"line {lineno}"
             )
         yield lineno, obj
-
-
-def samples_chunks(path: str | os.PathLike[str], parts: int, min_bytes: int) -> list[tuple[int, int]]:
-    """Byte ranges ``(start, end)`` that split a JSON-lines samples file into at most ``parts``
-    pieces of at least ``min_bytes`` each, every one starting at a line's start (for
-    :func:`iter_samples`). One range, the whole file, when it is smaller or is 0.4.2's JSON array.
-    """
-    size = os.path.getsize(path)
-    parts = max(1, min(parts, size // max(min_bytes, 1)))
-    with open(path, "rb") as fh:
-        if parts == 1 or fh.readline().strip() == b"[":
-            return [(0, size)]
-        bounds = [0]
-        for k in range(1, parts):
-            fh.seek(max(size * k // parts - 1, bounds[-1]))
-            fh.readline()  # to the start of the next line (the byte before the cut may end one)
-            if fh.tell() < size and fh.tell() > bounds[-1]:
-                bounds.append(fh.tell())
-    bounds.append(size)
-    return list(zip(bounds, bounds[1:]))
 
 
 # --- run time ----------------------------------------------------------------------------------

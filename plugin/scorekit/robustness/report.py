@@ -162,7 +162,6 @@ def _subset_coverage(benchmark: str, subsets: set[str]) -> tuple[list[str], list
 def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
     from scorekit.robustness.analysis import summarize
     from scorekit.robustness.grading import equal_for
-    from scorekit.robustness.records import record_columns
 
     notes: list[str] = []
     # One sample set per task: a task logged by several layouts/runs keeps the newest.
@@ -176,7 +175,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
             notes.append(f"{task}: logs from {len(members)} sources; used the newest ({members[-1].sources[0]})")
         chosen.append(members[-1])
     layouts = sorted({s.layout for s in chosen})
-    records = record_columns(s.records for s in chosen)
+    records = [r for s in chosen for r in s.records]
     for s in chosen:
         notes.extend(s.notes)
     subsets_present = {s.task.subset for s in chosen if s.task.subset}

@@ -112,13 +112,13 @@ class Reader(Protocol):
         holds the files the user named; for those, anything not SCORE-related is an error."""
 
 
-def _default_readers(jobs: int | None = None) -> list[Reader]:
+def _default_readers() -> list[Reader]:
     # The lighteval reader claims only its own details parquet and results JSON; the lm-eval
     # reader claims every other JSON, so lighteval's must be asked first.
     from scorekit.robustness.readers.lighteval_details import LightevalDetailsReader
     from scorekit.robustness.readers.lm_eval_logs import LmEvalLogsReader
 
-    return [LightevalDetailsReader(), LmEvalLogsReader(jobs=jobs)]
+    return [LightevalDetailsReader(), LmEvalLogsReader()]
 
 
 # Readers added by users (``READERS.append(MyReader())``); asked before the built-in ones, which
@@ -126,20 +126,15 @@ def _default_readers(jobs: int | None = None) -> list[Reader]:
 READERS: list[Reader] = []
 
 
-def read_paths(
-    paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None, *, jobs: int | None = None
-) -> ReadResult:
+def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None) -> ReadResult:
     """Read SCORE logs from files and folders with the first reader that claims each file.
-
-    ``jobs``: processes the built-in lm-eval reader may use for samples logs (default: the
-    processors available, at most 8; see :mod:`scorekit.parallel`).
 
     Raises ScorekitError when ``paths`` is empty, names a missing path, names a file no reader
     understands, or when nothing SCORE-related is found at all.
     """
     if not paths:
         raise ScorekitError("no input: give one or more result/samples files or folders")
-    readers = list(readers) if readers is not None else [*READERS, *_default_readers(jobs)]
+    readers = list(readers) if readers is not None else [*READERS, *_default_readers()]
     found = walk(paths)
     files, explicit = [Path(f) for f in found.files], {Path(f) for f in found.explicit}
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}

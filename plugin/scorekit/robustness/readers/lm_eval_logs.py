@@ -32,12 +32,11 @@ Also read: the file upstream's ``non_greedy_summarizer.py`` writes into its ``--
 from __future__ import annotations
 
 import math
-import os
 import re
 import string
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,7 @@ from scorekit.errors import ScorekitError
 from scorekit.harness_outputs import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, iter_samples, model_identity, results_harness, samples_name
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
-from scorekit.robustness.records import Record, RecordColumns
+from scorekit.robustness.records import Record
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
 
@@ -173,7 +172,7 @@ class _SamplesFile:
     model: str
     seed: int | None
     layout: str = ""
-    records: RecordColumns = field(default_factory=RecordColumns)
+    records: list[Record] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     unmappable: str | None = None  # why the records could not be computed
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
@@ -181,7 +180,7 @@ class _SamplesFile:
     samples_per_variant: int = 1  # robustify layout, prompt family
     fallbacks: frozenset[str] = frozenset()  # robustify layout: what the task's filters write for "no answer"
     n_fallbacks: int = 0  # robustify layout: answers that were a filter fallback (scored as unparsed)
-    # what the notes are made of (counted while reading, so that parts read apart add up)
+    # what the notes are made of
     chosen_filter: str | None = None  # the first row's filter: only its rows are scored
     filters: Counter[str] = field(default_factory=Counter)
     skipped_positions: int = 0  # upstream option-order rows past the question's last option
@@ -328,17 +327,16 @@ def _set_layout(sf: _SamplesFile, doc: Any, lineno: int) -> None:
         sf.unmappable = _upstream_option_order_missing(doc)
 
 
-def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> None:
-    """Add the records of the file's samples (all, or those of the lines beginning in the byte
-    range ``start``..``end``, see :func:`_read_parts`) to ``sf``; variant/n_variants of upstream
+def _read_samples(sf: _SamplesFile) -> None:
+    """Add the records of the file's samples to ``sf``; variant/n_variants of upstream
     non-greedy rows are set later. The notes are made by :func:`_finish`."""
-    from scorekit.robustness.grading import record_fields
+    from scorekit.robustness.grading import record_for
 
     path = sf.path
     converter = _UpstreamConverter(sf.task)
     family, benchmark, name = sf.task.family, sf.task.benchmark, sf.task.name
     add, filters = sf.records.append, sf.filters
-    for lineno, row in iter_samples(path, start, end):
+    for lineno, row in iter_samples(path):
         doc = row.get("doc")
         if not sf.layout:
             _set_layout(sf, doc, lineno)
@@ -360,18 +358,18 @@ def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> N
                     raise ValueError(f"document of {doc['benchmark']} {doc['family']} in a {name} log")
                 if family == "non_greedy":
                     for i, out in enumerate(outputs):
-                        add(*record_fields(doc, out, i))
+                        add(record_for(doc, out, sample=i))
                     # raw resps: lm-eval pads a data-parallel rank with extra responses on its last request
                     raw = _outputs(row, path, lineno, raw=True)[: len(outputs)]
                     sf.identical[str(doc["question_id"])] = samples_identical(raw)
                 else:
-                    add(*record_fields(doc, outputs[0] if outputs else None))
+                    add(record_for(doc, outputs[0] if outputs else None))
             elif layout == "robustify":
                 _read_robust_row(sf, row, doc, path, lineno)
             else:
                 converted = converter.convert(doc)
                 if converted is not None:
-                    add(*record_fields(converted, outputs[0] if outputs else None))
+                    add(record_for(converted, outputs[0] if outputs else None))
                     if family == "non_greedy":
                         sf.texts[converted["question_id"]] = hash(tuple(_outputs(row, path, lineno, raw=True)[:1]))
         except (KeyError, ValueError, TypeError, IndexError, OverflowError) as exc:  # overflow: a variant beyond 64 bits
@@ -382,7 +380,7 @@ def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> N
 
 
 def _finish(sf: _SamplesFile) -> None:
-    """The notes of a file read whole or in parts."""
+    """The notes of a file read."""
     if sf.unmappable:
         return
     path = sf.path
@@ -420,9 +418,8 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
             # nothing extracted: unparsed (logs of older scorekit versions kept the fallback as the answer)
             sf.n_fallbacks += 1
             r = r._replace(answer=None, correct=False)
-        sf.records.append(*r)
-    for r in records[len(outputs):]:
-        sf.records.append(*r)
+        sf.records.append(r)
+    sf.records.extend(records[len(outputs):])
     samples = int(meta.get("samples") or 1)
     sf.samples_per_variant = samples
     if samples > 1:
@@ -431,114 +428,13 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         sf.identical[key] = samples_identical(raw)
 
 
-# --- reading in parts ------------------------------------------------------------------------
-
-CHUNK_BYTES = 32 << 20  # a part of a samples log read by one process is at least this big
-
-
-def _part(sf: _SamplesFile) -> _SamplesFile:
-    """An empty copy of ``sf`` (layout and chosen filter kept) to read one part into."""
-    return replace(sf, records=RecordColumns(), notes=[], identical={}, texts={}, filters=Counter(),
-                   skipped_positions=0, n_fallbacks=0, untested=set())
-
-
-def _read_task(task: tuple[_SamplesFile, int, int | None]) -> _SamplesFile | None:
-    """One part read (in a worker process); None when it holds an error, which the parent then
-    finds again by reading the whole file, so that the message names the file's line."""
-    sf, start, end = task
-    try:
-        _read_samples(sf, start, end)
-    except ScorekitError:
-        return None
-    return sf
-
-
-def _read_parts(files: list[_SamplesFile], jobs: int, chunk_bytes: int = CHUNK_BYTES) -> None:
-    """Read every samples file into its ``_SamplesFile``, as reading them one after the other
-    from the start would: same records in the same order, same notes, the first error in file
-    order. With ``jobs > 1`` the files, and the lines of a file of at least twice
-    ``chunk_bytes``, are spread over up to ``jobs`` processes (:mod:`scorekit.parallel`)."""
-    from scorekit.harness_outputs import samples_chunks
-    from scorekit.parallel import map_in_order
-
-    if jobs > 1 and len(files) > 0 and sum(os.path.getsize(sf.path) for sf in files) < chunk_bytes:
-        jobs = 1  # too little to share out
-    if jobs <= 1:
-        for sf in files:
-            _read_samples(sf)
-            _finish(sf)
-        return
-    tasks: list[tuple[int, tuple[_SamplesFile, int, int | None]]] = []
-    for i, sf in enumerate(files):
-        ranges: list[tuple[int, int | None]] = list(samples_chunks(sf.path, jobs, chunk_bytes))
-        if len(ranges) == 1 or not _first_sample(sf):
-            ranges = [(0, None)]  # read whole (by one worker)
-        elif sf.unmappable:
-            continue
-        tasks.extend((i, (_part(sf), a, b)) for a, b in ranges)
-    parts: dict[int, list[_SamplesFile | None]] = defaultdict(list)
-    for (i, _), part in zip(tasks, list(map_in_order(_read_task, [t for _, t in tasks], jobs))):
-        parts[i].append(part)
-    for i, sf in enumerate(files):
-        got = parts.get(i, [])
-        if any(part is None for part in got):
-            sf.layout, sf.unmappable, sf.chosen_filter = "", None, None
-            _read_samples(sf)  # raises the error with its place
-        else:
-            for part in got:
-                _merge_part(sf, part)  # type: ignore[arg-type]
-        _finish(sf)
-
-
-def _first_sample(sf: _SamplesFile) -> bool:
-    """Set the layout and the chosen filter from the file's first sample, as every part needs
-    them; False, with nothing set, when that sample holds an error (the file is then read whole,
-    and the error raised in its turn)."""
-    try:
-        for lineno, row in iter_samples(sf.path):
-            _set_layout(sf, row.get("doc"), lineno)
-            sf.chosen_filter = str(row.get("filter", "none"))
-            break
-    except ScorekitError:
-        sf.layout, sf.unmappable = "", None
-        return False
-    return True
-
-
-def _merge_part(sf: _SamplesFile, part: _SamplesFile) -> None:
-    if not sf.layout or part.unmappable:
-        sf.layout, sf.unmappable = part.layout, part.unmappable
-    if sf.chosen_filter is None:
-        sf.chosen_filter = part.chosen_filter
-    if len(part.records):
-        sf.samples_per_variant = part.samples_per_variant
-    sf.records.extend(part.records)
-    sf.identical.update(part.identical)
-    sf.texts.update(part.texts)
-    sf.filters.update(part.filters)
-    sf.skipped_positions += part.skipped_positions
-    sf.n_fallbacks += part.n_fallbacks
-    sf.untested |= part.untested
-
-
 # --- the reader ------------------------------------------------------------------------------
 
 
 class LmEvalLogsReader:
-    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring).
-
-    ``jobs``: processes that read samples logs (default :func:`scorekit.parallel.default_jobs`;
-    1 reads everything in this process); ``chunk_bytes``: the smallest part of one log a
-    process reads.
-    """
+    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring)."""
 
     name = "lm-eval"
-
-    def __init__(self, jobs: int | None = None, chunk_bytes: int = CHUNK_BYTES) -> None:
-        from scorekit.parallel import default_jobs
-
-        self.jobs = default_jobs() if jobs is None else jobs
-        self.chunk_bytes = chunk_bytes
 
     def claims(self, path: Path) -> bool:
         return path.suffix == ".json" or SAMPLES_NAME.match(path.name) is not None
@@ -593,7 +489,9 @@ class LmEvalLogsReader:
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
 
-        _read_parts(sample_files, self.jobs, self.chunk_bytes)
+        for sf in sample_files:
+            _read_samples(sf)
+            _finish(sf)
         out.samples.extend(_merge_sample_files(sample_files, out.notes))
         out.aggregates.extend(_aggregates(results, out.notes))
         return out
