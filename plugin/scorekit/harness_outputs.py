@@ -7,7 +7,8 @@ layouts behind each rule are surveyed, version by version, in ``docs/harness-out
 Finding files (:func:`walk`)
     Paths named by the user are taken as given. Folders are walked recursively in sorted order
     (a folder's files, then its sub-folders). Symbolic links are followed once: a folder or file
-    whose real path was already met is not read again (no loops, no double counting). Only
+    already met (the same device and inode, under any name: a link, a hard link) is not read
+    again (no loops, no double counting). Only
     regular files are returned (a FIFO, a device such as ``/dev/zero`` or a socket is never
     opened). Hidden files and folders (``.name``: ``.ipynb_checkpoints``, ``.git``, atomic-write
     temporaries) are not entered. Every file or folder left out is listed in
@@ -137,8 +138,7 @@ def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:
     """Expand files and folders into the regular files under them (see the module docstring).
 
     A path that does not exist, or a named path that is not a regular file or folder (a FIFO),
-    raises :class:`ScorekitError`. Files and folders are told apart by the folder listing
-    (``os.scandir``); only links are resolved, so walking costs one listing per folder.
+    raises :class:`ScorekitError`.
 
     >>> import tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -149,8 +149,9 @@ def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:
     (['results_1.json'], True)
     """
     out = Walk()
-    seen: set[tuple[int, int]] = set()  # (device, inode) of the folders walked
-    linked = False  # a link to a file, or a named file: a file may have been met under two names
+    folders: set[tuple[int, int]] = set()  # (device, inode) of the folders walked
+    files: dict[tuple[int, int], str] = {}  # (device, inode) -> the first name of each file
+    again: list[str] = []  # files met again under another name (noted after the folders met again)
     for raw in paths:
         p = os.fspath(raw)
         try:
@@ -158,68 +159,49 @@ def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:
         except OSError:
             raise ScorekitError(missing_reason(p), path=p) from None
         if stat.S_ISDIR(st.st_mode):
-            linked = _walk_folder(p, (st.st_dev, st.st_ino), out, seen) or linked
+            _walk_folder(p, out, folders, files, again)
         elif stat.S_ISREG(st.st_mode):
-            out.explicit.add(p)
-            out.files.append(p)
-            linked = True
+            key = (st.st_dev, st.st_ino)
+            if key not in files:
+                files[key] = p
+                out.files.append(p)
+            out.explicit.update((p, files[key]))  # a file named by the user is explicit under its first name too
         else:
             raise ScorekitError("not a regular file or folder (a FIFO, device or socket)", path=p)
-    if linked:  # keep the first name of each file; a file named by the user is explicit
-        files, out.files, first = out.files, [], {}
-        for f in files:
-            st = os.stat(f)
-            kept = first.setdefault((st.st_dev, st.st_ino), f)
-            if kept is f:
-                out.files.append(f)
-            elif f in out.explicit:
-                out.explicit.add(kept)
-            else:
-                out.skip(SKIP_SEEN, f)
+    for f in again:
+        out.skip(SKIP_SEEN, f)
     return out
 
 
-def _walk_folder(top: str, identity: tuple[int, int], out: Walk, seen: set[tuple[int, int]]) -> bool:
-    """Add the files under ``top`` to ``out``; True when one of them is a link to a file."""
-    if identity in seen:
-        out.skip(SKIP_SEEN, top)
-        return False
-    seen.add(identity)
-    try:
-        with os.scandir(top) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
-        out.skip(SKIP_UNREADABLE, top)
-        return False
-    linked = False
-    folders: list[tuple[str, tuple[int, int]]] = []
-    for entry in entries:
-        if entry.name.startswith("."):
-            out.skip(SKIP_HIDDEN, entry.path)
+def _walk_folder(top: str, out: Walk, folders: set[tuple[int, int]], files: dict[tuple[int, int], str],
+                 again: list[str]) -> None:
+    """Add the files under ``top`` to ``out`` (``os.walk`` following links; a folder or file
+    met before under another name is skipped with a note)."""
+    for folder, subfolders, names in os.walk(top, followlinks=True, onerror=lambda e: out.skip(SKIP_UNREADABLE, e.filename)):
+        st = os.stat(folder)
+        if (st.st_dev, st.st_ino) in folders:
+            out.skip(SKIP_SEEN, folder)
+            subfolders.clear()
             continue
-        try:
-            if entry.is_symlink():  # resolved: where it points decides, and it may point back
-                st = os.stat(entry.path)
-                kind = st.st_mode
-                key = (st.st_dev, st.st_ino)
-            elif entry.is_dir(follow_symlinks=False):
-                st = entry.stat(follow_symlinks=False)
-                kind, key = st.st_mode, (st.st_dev, st.st_ino)
+        folders.add((st.st_dev, st.st_ino))
+        for name in sorted(subfolders + names):
+            if name.startswith("."):
+                out.skip(SKIP_HIDDEN, os.path.join(folder, name))
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+        for name in sorted(n for n in names if not n.startswith(".")):
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:  # a broken link
+                st = None
+            if st is None or not stat.S_ISREG(st.st_mode):
+                out.skip(SKIP_NOT_REGULAR, path)
+            elif (st.st_dev, st.st_ino) in files:
+                if files[(st.st_dev, st.st_ino)] != path:  # the same name, named by the user: read once, no note
+                    again.append(path)
             else:
-                kind, key = (stat.S_IFREG if entry.is_file(follow_symlinks=False) else 0), None
-        except OSError:  # a broken link
-            out.skip(SKIP_NOT_REGULAR, entry.path)
-            continue
-        if stat.S_ISDIR(kind):
-            folders.append((entry.path, key))  # type: ignore[arg-type]
-        elif stat.S_ISREG(kind):
-            linked = linked or key is not None  # a link to a file: read once (see walk)
-            out.files.append(entry.path)
-        else:
-            out.skip(SKIP_NOT_REGULAR, entry.path)
-    for folder, key in folders:
-        linked = _walk_folder(folder, key, out, seen) or linked
-    return linked
+                files[(st.st_dev, st.st_ino)] = path
+                out.files.append(path)
 
 
 # --- telling files apart -----------------------------------------------------------------------
