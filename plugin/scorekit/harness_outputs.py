@@ -39,8 +39,11 @@ Reading samples (:func:`iter_samples`, :func:`run_samples_file`)
     (0.5: ``samples_<group>::<task>_<time>.jsonl``).
 
 Run time (:func:`run_time`)
-    The time stamp in the file name (``results_2024-06-16T10-22-33.123456.json``, local
-    time), else lm-eval's ``date`` (Unix seconds), else the file's modification time.
+    lm-eval's ``date`` (Unix seconds: one clock wherever the run was made), else the time stamp
+    in the file name (``results_2024-06-16T10-22-33.123456.json``, the local time of the
+    machine that ran it), else the file's modification time. A samples or details file has the
+    run time of its run's results file (same folder and time stamp), else its own. The newest
+    run is the one with the largest run time; ties go to the later path.
 
 Task keys (:func:`split_task_key`, :func:`key_matches`, :func:`find_task_key`)
     A key is ``[suite|]task[|fewshots]`` (lighteval) or ``[group::]task`` (lm-eval 0.5).
@@ -444,9 +447,13 @@ def time_in_name(name: str) -> str | None:
 
 
 def run_time(path: str | os.PathLike[str], data: Any = None) -> tuple[float, str]:
-    """``(Unix seconds, source)`` of a run: the file name's time stamp (local time), else
-    lm-eval's ``date`` in ``data``, else the modification time. ``source`` is ``"file name"``,
-    ``"date field"`` or ``"modification time"``."""
+    """``(Unix seconds, source)`` of a run (rule in the module docstring): lm-eval's ``date`` in
+    ``data``, else the file name's time stamp (local time), else the modification time.
+    ``source`` is ``"date field"``, ``"file name"`` or ``"modification time"``."""
+    if isinstance(data, dict) and "config_general" not in data:
+        date = data.get("date")
+        if isinstance(date, (int, float)) and not isinstance(date, bool) and date == date:
+            return float(date), "date field"
     m = _TIME_IN_NAME.search(os.path.basename(os.fspath(path)))
     if m:
         try:
@@ -454,10 +461,6 @@ def run_time(path: str | os.PathLike[str], data: Any = None) -> tuple[float, str
             return dt.timestamp(), "file name"
         except ValueError:
             pass
-    if isinstance(data, dict) and "config_general" not in data:
-        date = data.get("date")
-        if isinstance(date, (int, float)) and not isinstance(date, bool) and date == date:
-            return float(date), "date field"
     try:
         return os.path.getmtime(path), "modification time"
     except OSError:

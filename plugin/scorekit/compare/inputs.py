@@ -17,7 +17,8 @@ One command-line argument (a folder or a file) is one run of one model. Found in
 
 Per-sample values that are not numbers (lists, strings: corpus-level metrics like BLEU or
 IFEval's instruction-level lists) are left out with a note. When a task appears in several
-files of one run, the newest (by the time in the name) is used, with a note.
+files of one run, the newest is used, with a note (run time as every command reads it:
+:func:`scorekit.harness_outputs.run_time` of the file's run).
 """
 
 from __future__ import annotations
@@ -168,17 +169,17 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model
+    from scorekit.harness_outputs import details_model, run_time
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
     from scorekit.robustness.readers.lm_eval_logs import parse_samples_name
 
     root = Path(path)
     files, notes = _files(root)
-    newest: dict[str, tuple[str, Path, str]] = {}  # task -> (time, file, harness)
+    newest: dict[str, tuple[float, Path, str]] = {}  # task -> (run time, file, harness)
     models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
     score_found = False
-    results_model: dict[tuple[Path, str], str] = {}
+    results_of: dict[tuple[Path, str], Any] = {}  # (folder, time stamp) -> the run's results file
     for f in files:
         if f.suffix == ".json" and "_" in f.stem:
             try:
@@ -186,7 +187,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             except ScorekitError:
                 rf = None
             if rf is not None:
-                results_model[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf.model
+                results_of[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf
     for f in files:
         lm = parse_samples_name(f.name)
         le = parse_details_name(f.name) if lm is None else None
@@ -195,7 +196,9 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             if classify_task(task) is not None:
                 score_found = True
                 continue
-            model = results_model.get((f.parent, time), f.parent.name)
+            rf = results_of.get((f.parent, time))
+            model = rf.model if rf is not None else f.parent.name
+            when = rf.timestamp if rf is not None else run_time(f)[0]
             key, harness = task, "lm-eval"
         elif le is not None:
             task, fewshot, time = le
@@ -203,6 +206,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                 score_found = True
                 continue
             model = details_model(f)
+            when = run_time(f)[0]
             key, harness = f"{task}|{fewshot}", "lighteval"
         else:
             if f == root:
@@ -210,12 +214,12 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             continue
         models[model].add(key)
         old = newest.get(key)
-        if old is not None:
-            kept, dropped = (old, (time, f, harness)) if old[0] >= time else ((time, f, harness), old)
+        if old is not None:  # the newest wins; a tie goes to the later path
+            kept, dropped = (old, (when, f, harness)) if (old[0], old[1]) > (when, f) else ((when, f, harness), old)
             notes.append(f"{key}: several samples files; the newest ({kept[1].name}) is used, {dropped[1]} is not")
             newest[key] = kept
         else:
-            newest[key] = (time, f, harness)
+            newest[key] = (when, f, harness)
     tasks: dict[str, dict[str, MetricValues]] = {}
     for key, (_, f, harness) in sorted(newest.items()):
         table = _Table()

@@ -60,7 +60,7 @@ class SampleSet:
     layout: str
     records: list[Record]
     sources: list[str]
-    timestamp: str = ""
+    timestamp: float = 0.0  # run time (scorekit.harness_outputs.run_time): the largest is the newest
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
@@ -80,7 +80,7 @@ class AggregateSet:
     layout: str
     metrics: dict[str, float]
     source: str
-    timestamp: str = ""
+    timestamp: float = 0.0  # run time (scorekit.harness_outputs.run_time): the largest is the newest
     n_docs: int | None = None
     notes: list[str] = field(default_factory=list)
 

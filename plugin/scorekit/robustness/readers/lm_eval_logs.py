@@ -41,7 +41,16 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, iter_samples, model_identity, results_harness, samples_name
+from scorekit.harness_outputs import (
+    LM_EVAL,
+    SAMPLES_NAME,
+    TIME_PATTERN,
+    iter_samples,
+    model_identity,
+    results_harness,
+    run_time,
+    samples_name,
+)
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
@@ -70,9 +79,10 @@ iter_jsonl = iter_samples  # the name this module exported before harness_output
 class _ResultsFile:
     path: Path
     model: str | None
-    time: str
+    time: str  # the time stamp in the name: ties a samples file to its run
     seed: int | None
     data: dict[str, Any]
+    when: float  # the run time (harness_outputs.run_time): orders runs
 
 
 def _model_from_results(data: dict[str, Any], path: Path) -> str | None:
@@ -116,7 +126,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
             raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
     m = _RESULTS_TIME.search(path.name)
     time = m["time"] if m else ""
-    return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data)
+    return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data, run_time(path, data)[0])
 
 
 def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float]:
@@ -171,6 +181,7 @@ class _SamplesFile:
     time: str
     model: str
     seed: int | None
+    when: float  # its run's time (harness_outputs.run_time of the run's results file, else of its name)
     layout: str = ""
     records: list[Record] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -485,7 +496,7 @@ class LmEvalLogsReader:
             seed = (rf.seed if rf else None)
             path_seed = _seed_from_path(p)
             sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed,
-                                             fallbacks=_task_fallbacks(rf, task_name)))
+                                             rf.when if rf else run_time(p)[0], fallbacks=_task_fallbacks(rf, task_name)))
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
 
@@ -505,7 +516,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         groups[(sf.model, sf.task.name, sf.layout)].append(sf)
     out: list[SampleSet] = []
     for (model, _task, layout), members in groups.items():
-        members.sort(key=lambda s: (s.time, str(s.path)))
+        members.sort(key=lambda s: (s.when, str(s.path)))
         task = members[0].task
         if layout == "upstream" and task.family == "non_greedy":
             out.append(_merge_runs(model, task, members))
@@ -519,7 +530,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         if newest.unmappable:
             set_notes.append(f"{newest.path}: {newest.unmappable}")
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
-                             [str(newest.path)], newest.time, [newest.time], set_notes, dict(newest.identical),
+                             [str(newest.path)], newest.when, [newest.time], set_notes, dict(newest.identical),
                              newest.samples_per_variant))
     return out
 
@@ -533,7 +544,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
             notes.append(f"{task.name}: two runs with seed {sf.seed}; used {sf.path}, ignored {by_seed[key].path}")
         by_seed[key] = sf
         notes.extend(sf.notes)
-    runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.time))
+    runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.when))
     k = len(runs)
     records: list[Record] = []
     for i, sf in enumerate(runs):
@@ -549,7 +560,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
     elif k != 5:
         notes.append(f"{task.name}: {k} non-greedy runs found (seeds {', '.join(seeds)}); SCORE uses five")
     return SampleSet(model, task, "upstream", records, [str(sf.path) for sf in runs],
-                     runs[-1].time, [f"seed {s}" for s in seeds], notes, identical)
+                     max(sf.when for sf in runs), [f"seed {s}" for s in seeds], notes, identical)
 
 
 def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[AggregateSet]:
@@ -580,7 +591,7 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
                 n_docs = ns["effective"]
             layout = ("robustify" if is_robust(task.benchmark)
                       else "upstream-summarizer" if summarizer else _aggregate_layout(metrics))
-            out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.time, n_docs))
+            out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.when, n_docs))
     return out
 
 
