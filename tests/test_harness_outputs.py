@@ -276,3 +276,18 @@ def test_two_fewshot_counts_newest_wins_in_leaderboard_and_score(tmp_path, capsy
     text, err = capsys.readouterr()
     assert json.loads(text)["models"][0]["overall"] == 0.5
     assert f"used the newest, lighteval|ifeval|5 from {newer}" in err
+
+
+def test_a_file_under_two_names_is_read_once(tmp_path):
+    """A hard link (or a symbolic one) to a file met already is left out with a note; a file the
+    user names and a folder holding it give the file once, explicit."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = tmp_path / "a" / "results_2024-01-01T00-00-00.json"
+    first.write_text("{}")
+    os.link(first, tmp_path / "b" / "results_2024-01-01T00-00-00.json")
+    found = ho.walk([tmp_path])
+    assert found.files == [str(first)]
+    assert found.skipped[ho.SKIP_SEEN] == [str(tmp_path / "b" / "results_2024-01-01T00-00-00.json")]
+    named = ho.walk([first, tmp_path / "a"])
+    assert named.files == [str(first)] and named.explicit == {str(first)} and not named.skipped
