@@ -76,10 +76,10 @@ def _number(value: Any) -> float | None:
 
 
 def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    from scorekit.robustness.readers.lm_eval_logs import iter_jsonl
+    from scorekit.harness_outputs import iter_samples
 
     odd: dict[str, int] = defaultdict(int)
-    for lineno, row in iter_jsonl(path):
+    for lineno, row in iter_samples(path):
         if "doc_id" not in row:
             raise ScorekitError("samples row lacks doc_id", path=path, where=f"line {lineno}")
         qid = str(row["doc_id"])
@@ -169,10 +169,9 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model, run_time
+    from scorekit.harness_outputs import details_model, run_time, samples_name
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
-    from scorekit.robustness.readers.lm_eval_logs import parse_samples_name
 
     root = Path(path)
     files, notes = _files(root)
@@ -189,7 +188,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             if rf is not None:
                 results_of[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf
     for f in files:
-        lm = parse_samples_name(f.name)
+        lm = samples_name(f.name)
         le = parse_details_name(f.name) if lm is None else None
         if lm is not None:
             task, time = lm

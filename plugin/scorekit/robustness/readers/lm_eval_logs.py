@@ -55,7 +55,7 @@ from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
 
-__all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
+__all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
 LETTERS = string.ascii_uppercase
 _TIME = TIME_PATTERN
@@ -66,10 +66,6 @@ _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "opti
 _UPSTREAM_POSITIONS = {"mmlu_pro": 10, "agieval": 4}
 _UPSTREAM_PROMPTS = 10
 _SKIP_RESULT_KEYS = ("alias", "name", "sample_len", "samples")
-
-
-parse_samples_name = samples_name  # the name this module exported before harness_outputs held it
-iter_jsonl = iter_samples  # the name this module exported before harness_outputs held it
 
 
 # --- results files ---------------------------------------------------------------------------
@@ -463,7 +459,7 @@ class LmEvalLogsReader:
                 else:
                     results.append(rf)
             else:
-                task, time = parse_samples_name(p.name)  # type: ignore[misc]
+                task, time = samples_name(p.name)  # type: ignore[misc]
                 samples_paths.append((p, task, time))
         if not_results:
             out.notes.append(f"{not_results} JSON file(s) in the given folders are not lm-eval results files and were not read")
