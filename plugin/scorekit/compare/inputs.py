@@ -19,7 +19,8 @@ One command-line argument (a folder or a file) is one run of one model. Found in
 
 Per-sample values that are not numbers (lists, strings: corpus-level metrics like BLEU or
 IFEval's instruction-level lists) are left out with a note. When a task appears in several
-files of one run, the newest (by the time in the name) is used, with a note.
+files of one run, the newest is used, with a note (run time as every command reads it:
+:func:`scorekit.harness_outputs.run_time` of the file's run).
 """
 
 from __future__ import annotations
@@ -87,11 +88,11 @@ def _number(value: Any) -> float | None:
 
 
 def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    from scorekit.robustness.readers.lm_eval_logs import iter_jsonl
+    from scorekit.harness_outputs import iter_samples
 
     odd: dict[str, int] = defaultdict(int)
     missing: dict[str, list[str]] = defaultdict(list)
-    for lineno, row in iter_jsonl(path):
+    for lineno, row in iter_samples(path):
         if "doc_id" not in row:
             raise ScorekitError("samples row lacks doc_id", path=path, where=f"line {lineno}")
         qid = str(row["doc_id"])
@@ -190,18 +191,17 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model
+    from scorekit.harness_outputs import details_model, run_time, samples_name
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
-    from scorekit.robustness.readers.lm_eval_logs import parse_samples_name
 
     root = Path(path)
     files, notes = _files(root)
-    newest: dict[str, tuple[str, Path, str]] = {}  # task -> (time, file, harness)
+    newest: dict[str, tuple[float, Path, str]] = {}  # task -> (run time, file, harness)
     models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
     score_found = False
-    results_model: dict[tuple[Path, str], str] = {}
-    from scorekit.inspect_logs import is_inspect_log  # Inspect adapter (issue 24)
+    results_of: dict[tuple[Path, str], Any] = {}  # (folder, time stamp) -> the run's results file
+    from scorekit.inspect_logs import is_inspect_log  # Inspect adapter
 
     inspect_files = {f: None for f in files if is_inspect_log(f)}  # walk order kept, set lookups
     for f in files:
@@ -211,16 +211,18 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             except ScorekitError:
                 rf = None
             if rf is not None:
-                results_model[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf.model
+                results_of[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf
     for f in files:
-        lm = parse_samples_name(f.name)
+        lm = samples_name(f.name)
         le = parse_details_name(f.name) if lm is None else None
         if lm is not None:
             task, time = lm
             if classify_task(task) is not None:
                 score_found = True
                 continue
-            model = results_model.get((f.parent, time), f.parent.name)
+            rf = results_of.get((f.parent, time))
+            model = rf.model if rf is not None else f.parent.name
+            when = rf.timestamp if rf is not None else run_time(f)[0]
             key, harness = task, "lm-eval"
         elif le is not None:
             task, fewshot, time = le
@@ -228,6 +230,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                 score_found = True
                 continue
             model = details_model(f)
+            when = run_time(f)[0]
             key, harness = f"{task}|{fewshot}", "lighteval"
         else:
             if f == root and f not in inspect_files:
@@ -236,12 +239,12 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             continue
         models[model].add(key)
         old = newest.get(key)
-        if old is not None:
-            kept, dropped = (old, (time, f, harness)) if old[0] >= time else ((time, f, harness), old)
+        if old is not None:  # the newest wins; a tie goes to the later path
+            kept, dropped = (old, (when, f, harness)) if (old[0], old[1]) > (when, f) else ((when, f, harness), old)
             notes.append(f"{key}: several samples files; the newest ({kept[1].name}) is used, {dropped[1]} is not")
             newest[key] = kept
         else:
-            newest[key] = (time, f, harness)
+            newest[key] = (when, f, harness)
     tasks: dict[str, dict[str, MetricValues]] = {}
     for key, (_, f, harness) in sorted(newest.items()):
         table = _Table()
@@ -250,7 +253,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
         else:
             _read_lighteval_details(f, table, notes, key)
         tasks[key] = table.metrics()
-    if inspect_files:  # Inspect adapter (issue 24): the same per-question tables, from scorekit.inspect_logs
+    if inspect_files:  # Inspect adapter: the same per-question tables, from scorekit.inspect_logs
         from scorekit.inspect_logs import read_inspect_logs
 
         for (model, key), log in sorted(read_inspect_logs(list(inspect_files), notes).items()):

@@ -55,6 +55,7 @@ from scorekit.robustness.robustify import (
     arrangements,
     canonical_map,
     choice_answer,
+    filter_fallbacks,
     robust_metrics,
     text_answer,
 )
@@ -137,6 +138,8 @@ class RobustTask(ScorekitTask):
         self._options_field: str | None = None  # labels as choices: the document field listing the options
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
+        self._fallbacks = filter_fallbacks(inner.get("filter_list"))
+        self._raw: dict[tuple[str, int], list[Any]] = {}  # (question, variant) -> raw generations
         self._inner_process_docs = inner.get("process_docs")
         merged = {k: v for k, v in inner.items() if k not in _DROP}
         merged.update(task=config["task"], metadata={**(inner.get("metadata") or {}), **metadata})
@@ -341,11 +344,13 @@ class RobustTask(ScorekitTask):
         else:
             outputs = compat.document_outputs(results)[: self._samples]
             first = int(meta["template"]) * self._samples if self._family == "prompt" else 0
-            records = [self._record(meta, first + s, text_answer(out), self._inner_correct(doc, out))
-                       for s, out in enumerate(outputs)]
+            answers = [text_answer(out, self._fallbacks) for out in outputs]
+            records = [self._record(meta, first + s, a, a is not None and self._inner_correct(doc, out))
+                       for s, (a, out) in enumerate(zip(answers, outputs))]
             item = records if self._samples > 1 else records[0]
             if self._samples > 1:
-                extra[IDENTICAL] = float(samples_identical(list(outputs)))
+                raw = self._raw.get((str(meta["question_id"]), int(meta["variant"])), [])[: self._samples]
+                extra[IDENTICAL] = float(samples_identical(raw))
         if self._family == "option_order":
             keys = robust_metric_names(self._family, int(meta["n_variants"]))
         else:
@@ -353,6 +358,18 @@ class RobustTask(ScorekitTask):
         out = dict.fromkeys(keys, item)
         out.update(extra)
         return compat.document_values(out)
+
+    def apply_filters(self) -> Any:
+        """lm-eval's filters, after keeping each document's raw generations: the identical-sample
+        rate compares those, not the filtered answers (``process_results`` only gets the latter,
+        and five different generations all filtered to ``[invalid]`` are not identical samples)."""
+        self._raw = {}
+        for inst in self._instances or []:
+            meta = self._meta(inst.doc)
+            if meta is not None:
+                texts = [r for resp in inst.resps for r in (resp if isinstance(resp, (list, tuple)) else [resp])]
+                self._raw.setdefault((str(meta["question_id"]), int(meta["variant"])), []).extend(texts)
+        return super().apply_filters()
 
     # --- lm-eval 0.5 ------------------------------------------------------------------------------
 

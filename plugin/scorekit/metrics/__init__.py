@@ -5,7 +5,7 @@ Every function documents its formula and edge cases; an undefined value is ``nan
 raise ``ValueError``.
 """
 
-from scorekit.metrics.consistency import consistency_counts, consistency_rate, consistency_rate_interval
+from scorekit.metrics.consistency import consistency_counts, consistency_rate, consistency_rate_interval, consistency_summary
 from scorekit.metrics.intervals import (
     bootstrap_interval,
     holm,
@@ -38,6 +38,7 @@ __all__ = [
     "consistency_counts",
     "consistency_rate",
     "consistency_rate_interval",
+    "consistency_summary",
     "math_equivalent",
     # intervals and tests
     "wilson_interval",

@@ -12,16 +12,17 @@ could agree, and the rate says nothing about consistency: it is undefined (``nan
 
 from __future__ import annotations
 
-from collections import defaultdict
+import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain, combinations, count
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from scorekit.metrics._validation import as_groups, is_unparsed, same_answer, warn_nan
 
-__all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval", "MIN_QUESTIONS"]
+__all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval", "consistency_summary", "MIN_QUESTIONS"]
 
 Equal = Callable[[Any, Any], bool]
 
@@ -30,28 +31,19 @@ Equal = Callable[[Any, Any], bool]
 MIN_QUESTIONS = 10
 
 
-def _agree_by_key(groups: list[Sequence[Any]], lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _agree_by_key(groups: list[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray] | None:
     """(agreeing pairs, parsed answers) per question, answers compared as dictionary keys (hash
     and ``==``): sum_i C(m_i, 2) over the count m_i of each distinct parsed answer. None when
     some answer is unhashable."""
-    n, q = int(lengths.sum()), len(groups)
-    # Each new answer gets the next integer, in one hashing pass: the two-pass dict.fromkeys +
-    # lookup form measured 4.0-4.8x lm-eval's speed in bench/bench_metrics.py, under its 5x guard.
-    code_of: defaultdict[Any, int] = defaultdict(count().__next__)
+    agree, parsed = [], []
     try:
-        codes = np.fromiter(map(code_of.__getitem__, chain.from_iterable(groups)), dtype=np.int64, count=n)
+        for group in groups:
+            counts = Counter(a for a in group if not is_unparsed(a))
+            agree.append(sum(m * (m - 1) // 2 for m in counts.values()))
+            parsed.append(sum(counts.values()))
     except TypeError:
         return None
-    k = max(len(code_of), 1)
-    parsed_code = np.array([not is_unparsed(answer) for answer in code_of], dtype=bool).reshape(-1)
-    # one cell per (question, distinct answer); m answers in a cell make C(m, 2) agreeing pairs
-    cells, m = np.unique(np.repeat(np.arange(q, dtype=np.int64), lengths) * k + codes, return_counts=True)
-    question, code = np.divmod(cells, k)
-    m[~parsed_code[code]] = 0  # unparsed answers agree with nothing
-    agree, parsed = np.zeros(q, dtype=np.int64), np.zeros(q, dtype=np.int64)
-    np.add.at(agree, question, m * (m - 1) // 2)
-    np.add.at(parsed, question, m)
-    return agree, parsed
+    return np.array(agree, dtype=np.int64), np.array(parsed, dtype=np.int64)
 
 
 def _agree_pairwise(group: Sequence[Any], equal: Equal) -> tuple[int, int]:
@@ -69,7 +61,7 @@ def _groups(answer_groups: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
 def _counts(groups: list[Sequence[Any]], equal: Equal | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(agreeing pairs, total pairs, parsed answers) per question."""
     lengths = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
-    counted = _agree_by_key(groups, lengths) if equal is None else None
+    counted = _agree_by_key(groups) if equal is None else None
     if counted is None:
         pair_equal = equal or same_answer
         counted = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2).T
@@ -117,13 +109,17 @@ def consistency_rate(answer_groups: Iterable[Sequence[Any]], *, equal: Equal | N
     >>> consistency_rate([["0.5", "1/2", "2/4"]], equal=lambda a, b: Fraction(a) == Fraction(b))
     1.0
     """
-    agree, total, parsed = _counts(_groups(answer_groups), equal)
+    return _rate(*_counts(_groups(answer_groups), equal), pooled)
+
+
+def _rate(agree: np.ndarray, total: np.ndarray, parsed: np.ndarray, pooled: bool) -> float:
+    """:func:`consistency_rate` from the per-question counts."""
     has_pairs = total > 0
     if not has_pairs.any():
-        return warn_nan("consistency_rate: no question has two or more answers; the rate is undefined (nan)")
+        return warn_nan("consistency_rate: no question has two or more answers; the rate is undefined (nan)", stacklevel=4)
     if not (parsed >= 2).any():
         return warn_nan("consistency_rate: no question has two parsed answers (all unparsed); "
-                        "the rate is undefined (nan), not 0")
+                        "the rate is undefined (nan), not 0", stacklevel=4)
     if pooled:
         return float(agree.sum() / total.sum())
     return float(np.mean(agree[has_pairs] / total[has_pairs]))
@@ -167,15 +163,43 @@ def consistency_rate_interval(
     """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    return _interval(*_counts(_groups(answer_groups), equal), pooled, confidence)
+
+
+def consistency_summary(
+    answer_groups: Iterable[Sequence[Any]],
+    *,
+    equal: Equal | None = None,
+    pooled: bool = True,
+    confidence: float = 0.95,
+) -> tuple[int, int, float, tuple[float, float]]:
+    """(agreeing pairs, total pairs, :func:`consistency_rate`, :func:`consistency_rate_interval`)
+    from one count of the answers; the interval of an undefined rate is (nan, nan) with only the
+    rate's warning.
+
+    >>> consistency_summary([["A", "A", "B"], ["C", None, None], ["D"]])[:3]
+    (1, 6, 0.16666666666666666)
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     agree, total, parsed = _counts(_groups(answer_groups), equal)
+    rate = _rate(agree, total, parsed, pooled)
+    interval = (rate, rate) if math.isnan(rate) else _interval(agree, total, parsed, pooled, confidence)
+    return int(agree.sum()), int(total.sum()), rate, interval
+
+
+def _interval(agree: np.ndarray, total: np.ndarray, parsed: np.ndarray, pooled: bool,
+              confidence: float) -> tuple[float, float]:
+    """:func:`consistency_rate_interval` from the per-question counts."""
     has_pairs = total > 0
     n_questions = int(has_pairs.sum())
     if not (parsed >= 2).any():
-        nan = warn_nan("consistency_rate_interval: the rate is undefined (no question has two parsed answers); no interval")
+        nan = warn_nan("consistency_rate_interval: the rate is undefined (no question has two parsed answers); no interval",
+                       stacklevel=4)
         return nan, nan
     if n_questions < MIN_QUESTIONS:
         nan = warn_nan(f"consistency_rate_interval: {n_questions} question(s) with pairs; an interval needs at least "
-                       f"{MIN_QUESTIONS} (with fewer its coverage drops below 93%); no interval")
+                       f"{MIN_QUESTIONS} (with fewer its coverage drops below 93%); no interval", stacklevel=4)
         return nan, nan
     return _korn_graubard(agree[has_pairs], total[has_pairs], pooled, confidence)
 

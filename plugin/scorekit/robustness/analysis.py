@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.records import FAMILIES, Record, RecordColumns, as_record
+from scorekit.robustness.records import FAMILIES, Record, as_record
 
 __all__ = ["FamilySummary", "summarize", "accuracy", "unparsed_rate", "metric_names", "spread_metric_names"]
 
@@ -164,17 +164,6 @@ def _factorize(values: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
         table[value] = code
     codes = np.fromiter(map(table.__getitem__, values), dtype=np.int64, count=len(values))
     return list(table), codes
-
-
-def _first_appearance(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, int]:
-    """``codes`` renumbered 0.. in order of first appearance, and how many distinct there are
-    (as :func:`_factorize` numbers the values they stand for)."""
-    present, first = np.unique(codes, return_index=True)
-    if len(present) == n_codes and (np.diff(first) > 0).all():  # already in that order
-        return codes, n_codes
-    table = np.empty(n_codes, dtype=np.int64)
-    table[present[np.argsort(first)]] = np.arange(len(present))
-    return table[codes], len(present)
 
 
 def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> float:
@@ -315,28 +304,27 @@ def summarize(
     passes :func:`scorekit.metrics.math_equivalent`). Records may be :class:`Record` objects
     or anything :func:`scorekit.robustness.records.as_record` accepts.
     """
-    from scorekit.metrics import consistency_counts, consistency_rate, consistency_rate_interval
+    from scorekit.metrics import consistency_summary
 
-    cols = records if isinstance(records, RecordColumns) else RecordColumns(
-        r if isinstance(r, Record) else as_record(r) for r in records)
-    n = len(cols)
-    if len(cols.families) > 1:
-        raise ScorekitError(f"records of several families given together: {sorted(cols.families)}; summarize each family")
-    family = cols.families[0] if cols.families else "prompt"
+    recs = [r if isinstance(r, Record) else as_record(r) for r in records]
+    n = len(recs)
+    families = {r.family for r in recs}
+    if len(families) > 1:
+        raise ScorekitError(f"records of several families given together: {sorted(families)}; summarize each family")
+    family = recs[0].family if recs else "prompt"
 
-    # the columns' codes number questions and categories in order of first appearance
-    q_names = np.array(cols.questions, dtype=object)
-    q_idx = np.array(cols.question, dtype=np.int64).reshape(n)
-    variant = np.array(cols.variant, dtype=np.int64).reshape(n)
-    nvar = np.array(cols.n_variants, dtype=np.int64).reshape(n)
-    correct = np.frombuffer(bytes(cols.correct), dtype=np.uint8).astype(bool)
-    answers_all = cols.answers
-    parsed = np.array([a is not None for a in answers_all], dtype=bool).reshape(n)
+    questions, q_idx = _factorize([r.question_id for r in recs])
+    q_names = np.array(questions, dtype=object)
+    variant = np.fromiter((r.variant for r in recs), dtype=np.int64, count=n)
+    nvar = np.fromiter((r.n_variants for r in recs), dtype=np.int64, count=n)
+    correct = np.fromiter((bool(r.correct) for r in recs), dtype=bool, count=n)
+    answers_all = [r.answer for r in recs]
+    parsed = np.fromiter((a is not None for a in answers_all), dtype=bool, count=n)
     n_q = len(q_names)
 
     if n and (variant.min() < 0 or np.any(variant >= nvar)):
         bad = int(np.flatnonzero((variant < 0) | (variant >= nvar))[0])
-        raise ScorekitError(f"question {cols[bad].question_id!r}: variant {cols[bad].variant} outside 0..{cols[bad].n_variants - 1}")
+        raise ScorekitError(f"question {recs[bad].question_id!r}: variant {recs[bad].variant} outside 0..{recs[bad].n_variants - 1}")
     nv_max = np.zeros(n_q, dtype=np.int64)
     nv_min = np.full(n_q, np.iinfo(np.int64).max)
     np.maximum.at(nv_max, q_idx, nvar)
@@ -350,7 +338,7 @@ def summarize(
         uniq_keys = np.unique(key)
         if uniq_keys.size != n:
             dup = np.setdiff1d(np.arange(n), np.unique(key, return_index=True)[1])[0]
-            raise ScorekitError(f"question {cols[dup].question_id!r}: variant {cols[dup].variant} appears more than once")
+            raise ScorekitError(f"question {recs[dup].question_id!r}: variant {recs[dup].variant} appears more than once")
     complete_q = counts == nv_max
     n_incomplete = int(n_q - complete_q.sum())
     incomplete_names = tuple(str(x) for x in q_names[~complete_q])
@@ -364,7 +352,8 @@ def summarize(
     keep = complete_q[q_idx] if n else np.zeros(0, dtype=bool)
     idx = np.flatnonzero(keep)
 
-    cat_idx, n_cat = _first_appearance(np.array(cols.category, dtype=np.int64)[idx], len(cols.categories))
+    categories, cat_idx = _factorize([recs[i].category for i in idx.tolist()])
+    n_cat = len(categories)
     c_keep, v_keep, p_keep = correct[idx].astype(np.float64), variant[idx], parsed[idx]
 
     variant_accuracy: dict[int, float] = {}
@@ -383,17 +372,10 @@ def summarize(
     sizes = nv_max[complete_q]
     bounds = np.concatenate(([0], np.cumsum(sizes)))
     groups = [answers[bounds[k]:bounds[k + 1]] for k in range(len(sizes))]
-    if groups:
-        agree, total = consistency_counts(groups, equal=equal)
-        agree_sum, total_sum = int(agree.sum()), int(total.sum())
-    else:
-        agree_sum = total_sum = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        agree_sum, total_sum, cr, ci = consistency_summary(groups, equal=equal, confidence=confidence)
     if total_sum:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            cr = consistency_rate(groups, equal=equal)
-            # an undefined rate has no interval; its warning already says why
-            ci = consistency_rate_interval(groups, equal=equal, confidence=confidence) if not math.isnan(cr) else (cr, cr)
         for message in dict.fromkeys((str(w.message), w.category) for w in caught):
             warnings.warn(f"SCORE {family}: {message[0]}", message[1], stacklevel=2)
     else:

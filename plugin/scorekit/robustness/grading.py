@@ -13,14 +13,12 @@ from scorekit.metrics.math_answers import math_equivalent
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.benchmarks import is_robust
 from scorekit.robustness.extract import extract_choice, extract_math_answer
-from scorekit.robustness.records import Record
+from scorekit.robustness.records import MAX_VARIANTS, Record
 from scorekit.robustness.templates import get_template
 
-__all__ = ["prompt_for", "record_for", "record_fields", "equal_for", "original_index", "canonical_index"]
+__all__ = ["prompt_for", "record_for", "equal_for", "original_index", "canonical_index"]
 
 _RENDER: dict[tuple[str, str, int], Any] = {}
-
-_RECORD = tuple.__new__  # Record(...) without the NamedTuple's Python-level __new__ (same object)
 
 
 def prompt_for(doc: Mapping[str, Any]) -> str:
@@ -52,12 +50,6 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
     (the answer's *content*); correct iff it is ``gold_canonical``. Free form (MATH): the extracted answer
     string; correct iff :func:`~scorekit.metrics.math_equivalent` to ``gold``. ``sample`` is the repeat index
     (non-greedy). A variant outside ``0..n_variants - 1`` raises ValueError."""
-    return _RECORD(Record, record_fields(doc, output, sample))
-
-
-def record_fields(doc: Mapping[str, Any], output: str | None, sample: int | None = None) -> tuple:
-    """The seven fields of :func:`record_for`'s record as a plain tuple (readers store them
-    column-wise, :class:`~scorekit.robustness.records.RecordColumns`, without a Record each)."""
     if get_benchmark(doc["benchmark"]).options == 0:
         answer = extract_math_answer(output)
         correct = math_equivalent(answer, doc["gold"])
@@ -66,15 +58,12 @@ def record_fields(doc: Mapping[str, Any], output: str | None, sample: int | None
         if shown is None:
             answer, correct = None, False
         else:
-            option_map = doc["option_map"]
-            original = int(option_map[shown]) if option_map else shown
-            canonical_map = doc["canonical_map"]
-            answer = int(canonical_map[original]) if canonical_map else original
+            answer = canonical_index(doc, original_index(doc, shown))
             correct = answer == int(doc["gold_canonical"])
     variant, n_variants = int(doc["variant"] if sample is None else sample), int(doc["n_variants"])
-    if not 0 <= variant < n_variants:  # raised here, where the reader can name the file and line
+    if not 0 <= variant < n_variants <= MAX_VARIANTS:  # raised here, where the reader can name the file and line
         raise ValueError(f"question {str(doc['question_id'])!r}: variant {variant} outside 0..{n_variants - 1}")
-    return (str(doc["question_id"]), str(doc["family"]), variant, n_variants, str(doc["category"]), answer, bool(correct))
+    return Record(str(doc["question_id"]), str(doc["family"]), variant, n_variants, str(doc["category"]), answer, bool(correct))
 
 
 def equal_for(benchmark: str):

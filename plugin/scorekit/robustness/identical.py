@@ -41,10 +41,11 @@ def identical_sample_note(rate: float, n_questions: int | None = None) -> str | 
     if math.isnan(rate) or rate < WARN_AT:
         return None
     of = f" of {n_questions} question{'s' if n_questions != 1 else ''}" if n_questions else " of the questions"
-    return (f"identical samples: {rate:.0%}{of} got the same text in every sample, so their answers cannot "
-            "disagree and the non-greedy CR is inflated. A backend that sends one seed with every sample "
-            "does this (lm-eval's OpenAI-compatible models against vLLM/SGLang servers); with scorekit's "
-            "lm-eval tasks pass --gen_kwargs seed=N to give every sample its own seed")
+    return (f"identical samples: {rate:.0%}{of} got the same raw generation (compared before any filter or "
+            "answer extraction) in every sample, so their answers cannot disagree and the non-greedy CR is "
+            "inflated. A backend that sends one seed with every sample does this (lm-eval's OpenAI-compatible "
+            "models against vLLM/SGLang servers); with scorekit's lm-eval tasks pass --gen_kwargs seed=N to "
+            "give every sample its own seed")
 
 
 def identical_rate_with_warning(flags: Sequence[bool], label: str) -> float:

@@ -180,7 +180,6 @@ def layouts_of(sets: list[Any]) -> set[str]:
 def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
     from scorekit.robustness.analysis import LIMIT_HINT, summarize
     from scorekit.robustness.grading import equal_for
-    from scorekit.robustness.records import record_columns
 
     notes: list[str] = []
     # One sample set per task: a task logged by several layouts/runs keeps the newest.
@@ -194,7 +193,7 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
             notes.append(f"{task}: logs from {len(members)} sources; used the newest ({members[-1].sources[0]})")
         chosen.append(members[-1])
     layouts = sorted({s.layout for s in chosen})
-    records = record_columns(s.records for s in chosen)
+    records = [r for s in chosen for r in s.records]
     for s in chosen:
         notes.extend(s.notes)
     subsets_present = {s.task.subset for s in chosen if s.task.subset}

@@ -100,16 +100,38 @@ def choice_answer(scores: Sequence[float], order: Sequence[int], canon: Sequence
     return int(canon[int(order[shown])])
 
 
-def text_answer(output: Any) -> str | None:
-    """A generated answer for the CR: whitespace runs collapsed, ends stripped; None if empty.
+LM_EVAL_FALLBACK = "[invalid]"  # what lm-eval's regex filters write when the regex finds nothing
 
-    >>> text_answer("  42\\n ") is None, text_answer("  4  2 ")
-    (False, '4 2')
+
+def filter_fallbacks(filter_list: Any) -> frozenset[str]:
+    """What a task's lm-eval filters write when they extract nothing: :data:`LM_EVAL_FALLBACK`
+    (the regex filters' default) and any ``fallback`` a step of ``filter_list`` sets, whitespace
+    collapsed as answers are.
+
+    >>> sorted(filter_fallbacks([{"name": "m", "filter": [{"function": "regex", "fallback": " none "}]}]))
+    ['[invalid]', 'none']
+    """
+    out = {LM_EVAL_FALLBACK}
+    for pipeline in filter_list if isinstance(filter_list, list) else []:
+        steps = pipeline.get("filter") if isinstance(pipeline, dict) else None
+        for step in steps if isinstance(steps, list) else []:
+            fallback = step.get("fallback") if isinstance(step, dict) else None
+            if isinstance(fallback, str) and fallback.split():
+                out.add(" ".join(fallback.split()))
+    return frozenset(out)
+
+
+def text_answer(output: Any, fallbacks: frozenset[str] | tuple[str, ...] = (LM_EVAL_FALLBACK,)) -> str | None:
+    """A generated answer for the CR: whitespace runs collapsed, ends stripped; None (unparsed)
+    if empty or one of the filters' ``fallbacks`` (:func:`filter_fallbacks`: nothing extracted).
+
+    >>> text_answer("  42\\n ") is None, text_answer("  4  2 "), text_answer("[invalid]")
+    (False, '4 2', None)
     """
     if output is None:
         return None
     text = " ".join(str(output).split())
-    return text or None
+    return text if text and text not in fallbacks else None
 
 
 def _complete(records: Sequence[Record]) -> dict[str, list[Record]]:

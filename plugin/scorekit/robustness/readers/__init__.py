@@ -26,6 +26,7 @@ from typing import Protocol
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs import walk
+from scorekit.inspect_logs import is_inspect_log
 from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
 from scorekit.robustness.records import FAMILIES, Record
 
@@ -60,7 +61,7 @@ class SampleSet:
     layout: str
     records: list[Record]
     sources: list[str]
-    timestamp: str = ""
+    timestamp: float = 0.0  # run time (scorekit.harness_outputs.run_time): the largest is the newest
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
@@ -80,7 +81,7 @@ class AggregateSet:
     layout: str
     metrics: dict[str, float]
     source: str
-    timestamp: str = ""
+    timestamp: float = 0.0  # run time (scorekit.harness_outputs.run_time): the largest is the newest
     n_docs: int | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -112,13 +113,13 @@ class Reader(Protocol):
         holds the files the user named; for those, anything not SCORE-related is an error."""
 
 
-def _default_readers(jobs: int | None = None) -> list[Reader]:
+def _default_readers() -> list[Reader]:
     # The lighteval reader claims only its own details parquet and results JSON; the lm-eval
     # reader claims every other JSON, so lighteval's must be asked first.
     from scorekit.robustness.readers.lighteval_details import LightevalDetailsReader
     from scorekit.robustness.readers.lm_eval_logs import LmEvalLogsReader
 
-    return [LightevalDetailsReader(), LmEvalLogsReader(jobs=jobs)]
+    return [LightevalDetailsReader(), LmEvalLogsReader()]
 
 
 # Readers added by users (``READERS.append(MyReader())``); asked before the built-in ones, which
@@ -126,41 +127,21 @@ def _default_readers(jobs: int | None = None) -> list[Reader]:
 READERS: list[Reader] = []
 
 
-INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval`, inspect_ai) yet, and lighteval 0.13 "
-                "cannot run scorekit's tasks on Inspect; run them with `python -m scorekit.lighteval accelerate` (or "
-                "`vllm`, `custom`) ... --custom-tasks scorekit.lighteval.tasks --save-details and give this command "
-                "that output folder")
+INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval`, inspect_ai) yet (`scorekit compare` "
+                "and `scorekit export` do), and lighteval 0.13 cannot run scorekit's tasks on Inspect; run them with "
+                "`python -m scorekit.lighteval accelerate` (or `vllm`, `custom`) ... --custom-tasks "
+                "scorekit.lighteval.tasks --save-details and give this command that output folder")
 
 
-def is_inspect_log(path: Path) -> bool:
-    """An Inspect eval log: a ``.eval`` file (zip), or a ``.json`` starting as Inspect's JSON
-    logs do (``{"version": ..., "status": ..., "eval": {...``)."""
-    if path.suffix == ".eval":
-        return True
-    if path.suffix != ".json":
-        return False
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(512)
-    except OSError:
-        return False
-    return b'"eval"' in head and b'"status"' in head and b'"version"' in head and b'"eval_id"' in head
-
-
-def read_paths(
-    paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None, *, jobs: int | None = None
-) -> ReadResult:
+def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None) -> ReadResult:
     """Read SCORE logs from files and folders with the first reader that claims each file.
-
-    ``jobs``: processes the built-in lm-eval reader may use for samples logs (default: the
-    processors available, at most 8; see :mod:`scorekit.parallel`).
 
     Raises ScorekitError when ``paths`` is empty, names a missing path, names a file no reader
     understands, or when nothing SCORE-related is found at all.
     """
     if not paths:
         raise ScorekitError("no input: give one or more result/samples files or folders")
-    readers = list(readers) if readers is not None else [*READERS, *_default_readers(jobs)]
+    readers = list(readers) if readers is not None else [*READERS, *_default_readers()]
     found = walk(paths)
     files, explicit = [Path(f) for f in found.files], {Path(f) for f in found.explicit}
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scorekit.errors import ScorekitError, one_line
-from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity
+from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity, run_time
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name
@@ -185,8 +185,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     if not isinstance(results, dict):
         raise ScorekitError("lighteval results file without a 'results' object", path=path)
     model = model_identity(data, path, LIGHTEVAL)
-    m = RESULTS_NAME.match(path.name)
-    time = m["time"] if m else ""
+    time = run_time(path, data)[0]
     merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
     robust: dict[str, dict[str, float]] = defaultdict(dict)
     for key, values in results.items():
@@ -245,7 +244,7 @@ class LightevalDetailsReader:
 
     def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
         out = ReadResult()
-        newest: dict[tuple[str, str], tuple[str, Path]] = {}
+        newest: dict[tuple[str, str], tuple[float, Path, str]] = {}  # (run time, file, time stamp)
         superseded: dict[tuple[str, str], list[Path]] = defaultdict(list)
         other = 0
         for p in paths:
@@ -260,17 +259,18 @@ class LightevalDetailsReader:
                 continue
             model = details_model(p)
             key = (model, task)
+            run = (run_time(p)[0], p, time)
             if key in newest:
-                older, newer = sorted([newest[key], (time, p)])
+                older, newer = sorted([newest[key], run])
                 superseded[key].append(older[1])
                 newest[key] = newer
             else:
-                newest[key] = (time, p)
+                newest[key] = run
         if other:
             out.notes.append(f"{other} lighteval details file(s) of non-SCORE tasks were not read")
 
         sets: dict[tuple[str, str], SampleSet] = {}
-        for (model, task), (time, p) in sorted(newest.items()):
+        for (model, task), (when, p, time) in sorted(newest.items()):
             robust = parse_robust(task)
             if robust is not None:
                 tname = classify_task(robust[1])
@@ -282,11 +282,11 @@ class LightevalDetailsReader:
                 records, foreign, identical = _records_from_table(p)
             s = sets.get((model, tname.name))
             if s is None:
-                s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], time, [])
+                s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], when, [])
             s.records.extend(records)
             s.identical.update(identical)
             s.sources.append(str(p))
-            s.timestamp = max(s.timestamp, time)
+            s.timestamp = max(s.timestamp, when)
             if time not in s.runs:
                 s.runs.append(time)
             if foreign:

@@ -32,22 +32,30 @@ Also read: the file upstream's ``non_greedy_summarizer.py`` writes into its ``--
 from __future__ import annotations
 
 import math
-import os
 import re
 import string
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, iter_samples, model_identity, results_harness, samples_name
+from scorekit.harness_outputs import (
+    LM_EVAL,
+    SAMPLES_NAME,
+    TIME_PATTERN,
+    iter_samples,
+    model_identity,
+    results_harness,
+    run_time,
+    samples_name,
+)
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
-from scorekit.robustness.records import Record, RecordColumns
+from scorekit.robustness.records import Record
 
-__all__ = ["LmEvalLogsReader", "SAMPLES_NAME", "parse_samples_name", "iter_jsonl"]
+__all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
 LETTERS = string.ascii_uppercase
 _TIME = TIME_PATTERN
@@ -60,10 +68,6 @@ _UPSTREAM_PROMPTS = 10
 _SKIP_RESULT_KEYS = ("alias", "name", "sample_len", "samples")
 
 
-parse_samples_name = samples_name  # the name this module exported before harness_outputs held it
-iter_jsonl = iter_samples  # the name this module exported before harness_outputs held it
-
-
 # --- results files ---------------------------------------------------------------------------
 
 
@@ -71,9 +75,10 @@ iter_jsonl = iter_samples  # the name this module exported before harness_output
 class _ResultsFile:
     path: Path
     model: str | None
-    time: str
+    time: str  # the time stamp in the name: ties a samples file to its run
     seed: int | None
     data: dict[str, Any]
+    when: float  # the run time (harness_outputs.run_time): orders runs
 
 
 def _model_from_results(data: dict[str, Any], path: Path) -> str | None:
@@ -117,7 +122,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
             raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
     m = _RESULTS_TIME.search(path.name)
     time = m["time"] if m else ""
-    return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data)
+    return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data, run_time(path, data)[0])
 
 
 def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float]:
@@ -148,6 +153,16 @@ def checked_rate(value: float, path: Path | str, where: str) -> float:
     return value if math.isnan(value) else check_fraction(value, path=str(path), where=where)
 
 
+def _task_fallbacks(rf: _ResultsFile | None, task: str) -> frozenset[str]:
+    """:func:`scorekit.robustness.robustify.filter_fallbacks` of the task's ``filter_list`` in its
+    run's results file (lm-eval's default alone without one)."""
+    from scorekit.robustness.robustify import filter_fallbacks
+
+    configs = rf.data.get("configs") if rf else None
+    config = configs.get(task) if isinstance(configs, dict) else None
+    return filter_fallbacks(config.get("filter_list") if isinstance(config, dict) else None)
+
+
 def _aggregate_layout(metrics: dict[str, float]) -> str:
     return "scorekit" if any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics) else "upstream"
 
@@ -162,14 +177,17 @@ class _SamplesFile:
     time: str
     model: str
     seed: int | None
+    when: float  # its run's time (harness_outputs.run_time of the run's results file, else of its name)
     layout: str = ""
-    records: RecordColumns = field(default_factory=RecordColumns)
+    records: list[Record] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     unmappable: str | None = None  # why the records could not be computed
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
     texts: dict[str, int] = field(default_factory=dict)  # non-greedy, upstream runs: question -> hash(raw text)
     samples_per_variant: int = 1  # robustify layout, prompt family
-    # what the notes are made of (counted while reading, so that parts read apart add up)
+    fallbacks: frozenset[str] = frozenset()  # robustify layout: what the task's filters write for "no answer"
+    n_fallbacks: int = 0  # robustify layout: answers that were a filter fallback (scored as unparsed)
+    # what the notes are made of
     chosen_filter: str | None = None  # the first row's filter: only its rows are scored
     filters: Counter[str] = field(default_factory=Counter)
     skipped_positions: int = 0  # upstream option-order rows past the question's last option
@@ -316,17 +334,16 @@ def _set_layout(sf: _SamplesFile, doc: Any, lineno: int) -> None:
         sf.unmappable = _upstream_option_order_missing(doc)
 
 
-def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> None:
-    """Add the records of the file's samples (all, or those of the lines beginning in the byte
-    range ``start``..``end``, see :func:`_read_parts`) to ``sf``; variant/n_variants of upstream
+def _read_samples(sf: _SamplesFile) -> None:
+    """Add the records of the file's samples to ``sf``; variant/n_variants of upstream
     non-greedy rows are set later. The notes are made by :func:`_finish`."""
-    from scorekit.robustness.grading import record_fields
+    from scorekit.robustness.grading import record_for
 
     path = sf.path
     converter = _UpstreamConverter(sf.task)
     family, benchmark, name = sf.task.family, sf.task.benchmark, sf.task.name
     add, filters = sf.records.append, sf.filters
-    for lineno, row in iter_samples(path, start, end):
+    for lineno, row in iter_samples(path):
         doc = row.get("doc")
         if not sf.layout:
             _set_layout(sf, doc, lineno)
@@ -348,18 +365,18 @@ def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> N
                     raise ValueError(f"document of {doc['benchmark']} {doc['family']} in a {name} log")
                 if family == "non_greedy":
                     for i, out in enumerate(outputs):
-                        add(*record_fields(doc, out, i))
+                        add(record_for(doc, out, sample=i))
                     # raw resps: lm-eval pads a data-parallel rank with extra responses on its last request
                     raw = _outputs(row, path, lineno, raw=True)[: len(outputs)]
                     sf.identical[str(doc["question_id"])] = samples_identical(raw)
                 else:
-                    add(*record_fields(doc, outputs[0] if outputs else None))
+                    add(record_for(doc, outputs[0] if outputs else None))
             elif layout == "robustify":
                 _read_robust_row(sf, row, doc, path, lineno)
             else:
                 converted = converter.convert(doc)
                 if converted is not None:
-                    add(*record_fields(converted, outputs[0] if outputs else None))
+                    add(record_for(converted, outputs[0] if outputs else None))
                     if family == "non_greedy":
                         sf.texts[converted["question_id"]] = hash(tuple(_outputs(row, path, lineno, raw=True)[:1]))
         except (KeyError, ValueError, TypeError, IndexError, OverflowError) as exc:  # overflow: a variant beyond 64 bits
@@ -370,12 +387,16 @@ def _read_samples(sf: _SamplesFile, start: int = 0, end: int | None = None) -> N
 
 
 def _finish(sf: _SamplesFile) -> None:
-    """The notes of a file read whole or in parts."""
+    """The notes of a file read."""
     if sf.unmappable:
         return
     path = sf.path
     if len(sf.filters) > 1:
         sf.notes.append(f"{path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
+    if sf.n_fallbacks:
+        shown = ", ".join(repr(f) for f in sorted(sf.fallbacks))
+        sf.notes.append(f"{sf.n_fallbacks} answer(s) were the fallback of the task's filters ({shown}: nothing "
+                        "extracted); counted as unparsed")
     if sf.skipped_positions:
         sf.notes.append(
             f"{sf.skipped_positions} upstream option-order row(s) put the answer at a position past the "
@@ -397,7 +418,15 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         raise ValueError(f"document of the {meta['family']} family in a {sf.task.name} log")
     if "unparsed_rate" not in row:
         raise KeyError("unparsed_rate")
-    sf.records.extend(records_from_items([row["unparsed_rate"]], where=f"{path}: line {lineno}"))
+    records = records_from_items([row["unparsed_rate"]], where=f"{path}: line {lineno}")
+    outputs = _outputs(row, path, lineno)  # the filtered answers, in the order of the records
+    for r, out in zip(records, outputs):
+        if (r.answer is None or isinstance(r.answer, str)) and " ".join(str(out).split()) in sf.fallbacks:
+            # nothing extracted: unparsed (logs of older scorekit versions kept the fallback as the answer)
+            sf.n_fallbacks += 1
+            r = r._replace(answer=None, correct=False)
+        sf.records.append(r)
+    sf.records.extend(records[len(outputs):])
     samples = int(meta.get("samples") or 1)
     sf.samples_per_variant = samples
     if samples > 1:
@@ -406,113 +435,13 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         sf.identical[key] = samples_identical(raw)
 
 
-# --- reading in parts ------------------------------------------------------------------------
-
-CHUNK_BYTES = 32 << 20  # a part of a samples log read by one process is at least this big
-
-
-def _part(sf: _SamplesFile) -> _SamplesFile:
-    """An empty copy of ``sf`` (layout and chosen filter kept) to read one part into."""
-    return replace(sf, records=RecordColumns(), notes=[], identical={}, texts={}, filters=Counter(),
-                   skipped_positions=0, untested=set())
-
-
-def _read_task(task: tuple[_SamplesFile, int, int | None]) -> _SamplesFile | None:
-    """One part read (in a worker process); None when it holds an error, which the parent then
-    finds again by reading the whole file, so that the message names the file's line."""
-    sf, start, end = task
-    try:
-        _read_samples(sf, start, end)
-    except ScorekitError:
-        return None
-    return sf
-
-
-def _read_parts(files: list[_SamplesFile], jobs: int, chunk_bytes: int = CHUNK_BYTES) -> None:
-    """Read every samples file into its ``_SamplesFile``, as reading them one after the other
-    from the start would: same records in the same order, same notes, the first error in file
-    order. With ``jobs > 1`` the files, and the lines of a file of at least twice
-    ``chunk_bytes``, are spread over up to ``jobs`` processes (:mod:`scorekit.parallel`)."""
-    from scorekit.harness_outputs import samples_chunks
-    from scorekit.parallel import map_in_order
-
-    if jobs > 1 and len(files) > 0 and sum(os.path.getsize(sf.path) for sf in files) < chunk_bytes:
-        jobs = 1  # too little to share out
-    if jobs <= 1:
-        for sf in files:
-            _read_samples(sf)
-            _finish(sf)
-        return
-    tasks: list[tuple[int, tuple[_SamplesFile, int, int | None]]] = []
-    for i, sf in enumerate(files):
-        ranges: list[tuple[int, int | None]] = list(samples_chunks(sf.path, jobs, chunk_bytes))
-        if len(ranges) == 1 or not _first_sample(sf):
-            ranges = [(0, None)]  # read whole (by one worker)
-        elif sf.unmappable:
-            continue
-        tasks.extend((i, (_part(sf), a, b)) for a, b in ranges)
-    parts: dict[int, list[_SamplesFile | None]] = defaultdict(list)
-    for (i, _), part in zip(tasks, list(map_in_order(_read_task, [t for _, t in tasks], jobs))):
-        parts[i].append(part)
-    for i, sf in enumerate(files):
-        got = parts.get(i, [])
-        if any(part is None for part in got):
-            sf.layout, sf.unmappable, sf.chosen_filter = "", None, None
-            _read_samples(sf)  # raises the error with its place
-        else:
-            for part in got:
-                _merge_part(sf, part)  # type: ignore[arg-type]
-        _finish(sf)
-
-
-def _first_sample(sf: _SamplesFile) -> bool:
-    """Set the layout and the chosen filter from the file's first sample, as every part needs
-    them; False, with nothing set, when that sample holds an error (the file is then read whole,
-    and the error raised in its turn)."""
-    try:
-        for lineno, row in iter_samples(sf.path):
-            _set_layout(sf, row.get("doc"), lineno)
-            sf.chosen_filter = str(row.get("filter", "none"))
-            break
-    except ScorekitError:
-        sf.layout, sf.unmappable = "", None
-        return False
-    return True
-
-
-def _merge_part(sf: _SamplesFile, part: _SamplesFile) -> None:
-    if not sf.layout or part.unmappable:
-        sf.layout, sf.unmappable = part.layout, part.unmappable
-    if sf.chosen_filter is None:
-        sf.chosen_filter = part.chosen_filter
-    if len(part.records):
-        sf.samples_per_variant = part.samples_per_variant
-    sf.records.extend(part.records)
-    sf.identical.update(part.identical)
-    sf.texts.update(part.texts)
-    sf.filters.update(part.filters)
-    sf.skipped_positions += part.skipped_positions
-    sf.untested |= part.untested
-
-
 # --- the reader ------------------------------------------------------------------------------
 
 
 class LmEvalLogsReader:
-    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring).
-
-    ``jobs``: processes that read samples logs (default :func:`scorekit.parallel.default_jobs`;
-    1 reads everything in this process); ``chunk_bytes``: the smallest part of one log a
-    process reads.
-    """
+    """Reads lm-eval ``results_*.json`` and ``samples_*.jsonl`` files (see the module docstring)."""
 
     name = "lm-eval"
-
-    def __init__(self, jobs: int | None = None, chunk_bytes: int = CHUNK_BYTES) -> None:
-        from scorekit.parallel import default_jobs
-
-        self.jobs = default_jobs() if jobs is None else jobs
-        self.chunk_bytes = chunk_bytes
 
     def claims(self, path: Path) -> bool:
         return path.suffix == ".json" or SAMPLES_NAME.match(path.name) is not None
@@ -530,7 +459,7 @@ class LmEvalLogsReader:
                 else:
                     results.append(rf)
             else:
-                task, time = parse_samples_name(p.name)  # type: ignore[misc]
+                task, time = samples_name(p.name)  # type: ignore[misc]
                 samples_paths.append((p, task, time))
         if not_results:
             out.notes.append(f"{not_results} JSON file(s) in the given folders are not lm-eval results files and were not read")
@@ -562,11 +491,14 @@ class LmEvalLogsReader:
                 model = next(iter(in_dir)) if len(in_dir) == 1 else p.parent.name
             seed = (rf.seed if rf else None)
             path_seed = _seed_from_path(p)
-            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed))
+            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed,
+                                             rf.when if rf else run_time(p)[0], fallbacks=_task_fallbacks(rf, task_name)))
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
 
-        _read_parts(sample_files, self.jobs, self.chunk_bytes)
+        for sf in sample_files:
+            _read_samples(sf)
+            _finish(sf)
         out.samples.extend(_merge_sample_files(sample_files, out.notes))
         out.aggregates.extend(_aggregates(results, out.notes))
         return out
@@ -580,7 +512,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         groups[(sf.model, sf.task.name, sf.layout)].append(sf)
     out: list[SampleSet] = []
     for (model, _task, layout), members in groups.items():
-        members.sort(key=lambda s: (s.time, str(s.path)))
+        members.sort(key=lambda s: (s.when, str(s.path)))
         task = members[0].task
         if layout == "upstream" and task.family == "non_greedy":
             out.append(_merge_runs(model, task, members))
@@ -594,7 +526,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         if newest.unmappable:
             set_notes.append(f"{newest.path}: {newest.unmappable}")
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
-                             [str(newest.path)], newest.time, [newest.time], set_notes, dict(newest.identical),
+                             [str(newest.path)], newest.when, [newest.time], set_notes, dict(newest.identical),
                              newest.samples_per_variant))
     return out
 
@@ -608,7 +540,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
             notes.append(f"{task.name}: two runs with seed {sf.seed}; used {sf.path}, ignored {by_seed[key].path}")
         by_seed[key] = sf
         notes.extend(sf.notes)
-    runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.time))
+    runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.when))
     k = len(runs)
     records: list[Record] = []
     for i, sf in enumerate(runs):
@@ -624,7 +556,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
     elif k != 5:
         notes.append(f"{task.name}: {k} non-greedy runs found (seeds {', '.join(seeds)}); SCORE uses five")
     return SampleSet(model, task, "upstream", records, [str(sf.path) for sf in runs],
-                     runs[-1].time, [f"seed {s}" for s in seeds], notes, identical)
+                     max(sf.when for sf in runs), [f"seed {s}" for s in seeds], notes, identical)
 
 
 def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[AggregateSet]:
@@ -655,7 +587,7 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
                 n_docs = ns["effective"]
             layout = ("robustify" if is_robust(task.benchmark)
                       else "upstream-summarizer" if summarizer else _aggregate_layout(metrics))
-            out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.time, n_docs))
+            out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.when, n_docs))
     return out
 
 
