@@ -53,3 +53,11 @@ def pytest_sessionfinish(session, exitstatus):
     if skipped and session.exitstatus == 0:
         reporter.write_line(f"CI: {len(skipped)} test(s) skipped; failing the run (see -ra summary)", red=True)
         session.exitstatus = 1
+
+
+def pytest_ignore_collect(collection_path, config):
+    """--doctest-modules (pyproject.toml) is for the package's examples: under tests/, only
+    test_*.py files are collected, never the support modules (scripted models, task files)."""
+    if collection_path.suffix == ".py" and not collection_path.name.startswith(("test_", "conftest")):
+        return True
+    return None
