@@ -107,7 +107,8 @@ def test_every_command_takes_the_run_made_last(runs, tmp_path, capsys):
     out, first, last = runs
     assert first != last
     cfg = tmp_path / "suite.yaml"
-    cfg.write_text('name: zoned\nbenchmarks:\n  - column: Mini\n    results_key: mini_mc\n    metric: "acc,none"\n    num_choices: 4\n')
+    cfg.write_text('name: zoned\nscale: 100\ncategories:\n  all:\n    benchmarks:\n      Mini:\n        metrics:\n'
+                   '          acc: {key: {task: mini_mc, metric: "acc,none"}, good: 1.0, num_choices: 4}\n')
     capsys.readouterr()
     assert main(["leaderboard", str(out), "--config", str(cfg), "--format", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)["models"]
