@@ -251,6 +251,21 @@ def test_hostile_yaml_config(tmp_path, command, text, needle):
     assert len(err) < 400  # the expansion is not put into the message
 
 
+@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("text,line", [
+    ("name: x\ncategories: &c\n  k: [1, *c]\n", 3),  # an alias in a sequence inside its anchor
+    ("name: x\ncategories: &c\n  k:\n    <<: *c\n", 4),  # a merge key pulling in its own anchor
+    ("name: x\ncategories: &c {k: *c}\n", 2),
+])
+def test_cyclic_yaml_config(tmp_path, command, text, line):
+    """Issue 23: an alias inside its own anchor made a cyclic value; the message was "input
+    nested too deeply" without the file or the place."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(text)
+    path = write_results(tmp_path / "r", results_body())
+    assert_one_line_error(run([command, path, "--config", cfg]), f"{cfg}: line {line}:", "alias inside its own anchor")
+
+
 def test_yaml_bom_accepted(tmp_path):
     from scorekit.resources import config_path
 
