@@ -314,9 +314,11 @@ def test_symlink_loop_config(tmp_path, command):
     assert_one_line_error(run([command, path, "--config", loop]), str(loop), "symlink loop")
 
 
-def test_rank_missing_file_keeps_the_spec_message(tmp_path):
-    code, out, err = run(["rank", tmp_path / "nope.txt"])
-    assert code == 2 and out == "" and err.startswith("Error: File ") and "Usage: scorekit rank [FILE]" in err
+def test_rank_missing_file_is_one_error_line(tmp_path):
+    """Issue 23: the spec's five-line message had no ``scorekit: error:`` line."""
+    missing = tmp_path / "nope.txt"
+    assert_one_line_error(run(["rank", missing]), f"{missing}: file not found", "usage: scorekit rank [FILE]")
+    assert_one_line_error(run(["rank"], cwd=tmp_path), "ranks_general.txt: file not found", "ranking_sample.txt")
 
 
 # --- lighteval-offline ---------------------------------------------------------------------

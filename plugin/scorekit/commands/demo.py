@@ -32,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
     p.add_argument("--batch-size", default="32", help="lm-eval batch size (default: 32)")
     p.add_argument("--threads", type=int, default=None,
-                   help="torch threads (default: the cores the load average leaves free, at least 1)")
+                   help="torch threads (default: the processors idle now, sampled over 0.3 s, at least 1)")
     p.add_argument("--device", default="cpu", help="torch device for hf models (default: cpu)")
     p.add_argument("--seed", type=int, default=1234, help="seed for sampling and lm-eval (default: 1234)")
     chat = p.add_mutually_exclusive_group()
@@ -107,13 +107,12 @@ def run(args: argparse.Namespace) -> int:
     batch = args.batch_size if args.batch_size == "auto" else int(args.batch_size)
     threads = args.threads
     if threads is None and choice.name == "hf" and "OMP_NUM_THREADS" not in os.environ:
-        try:
-            load = os.getloadavg()[0]
-        except OSError:  # no load average (Windows)
-            load = None
-        threads = pipeline.torch_threads(os.cpu_count(), load)
-        err.print(f"  {threads} torch thread(s): {os.cpu_count()} cores"
-                  + (f", load average {load:.1f}" if load is not None else ""))
+        from scorekit.demo.threads import sample_idle, torch_threads, usable_processors
+
+        usable, idle = usable_processors(), sample_idle()
+        threads = torch_threads(usable, idle)
+        err.print(f"  {threads} torch thread(s): {usable} processor(s)"
+                  + (f", {idle:.1f} idle now" if idle is not None else ""))
     with harness_output_to(log_path) as terminal:
         with _Stages(Console(file=terminal, highlight=False)) as stages:
             lm_eval_dir = pipeline.run_harness(
