@@ -30,6 +30,7 @@ from scorekit.errors import ScorekitError
 JSON_DEPTH_MAX = 1024  # orjson's limit; the standard parser would recurse past Python's stack
 _INT_DIGITS_MAX = 308  # longer integers are read as floats (inf beyond ~1.8e308): float(int) would overflow
 _BOM = b"\xef\xbb\xbf"
+STREAM_BYTES_MAX = 256 << 20  # read from a pipe or device (not a regular file): /dev/zero never ends
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -53,10 +54,19 @@ def missing_reason(path: str | os.PathLike[str]) -> str:
 
 def read_bytes(path: str | os.PathLike[str], *, expected: str = "a file", missing: str = "file not found") -> bytes:
     """The bytes of a user's file; a missing file, a folder, a symlink loop or a read error raises
-    :class:`ScorekitError` naming the file (``missing`` / "is a directory, expected <expected>")."""
+    :class:`ScorekitError` naming the file (``missing`` / "is a directory, expected <expected>").
+    A pipe or device (``<(...)``, ``/dev/stdin``) is read up to :data:`STREAM_BYTES_MAX` bytes;
+    more is an error, so ``/dev/zero`` is refused instead of filling the memory."""
     try:
         with open(path, "rb") as fh:  # not Path(path): its object costs show on 5,000-file folders
-            return fh.read()
+            if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return fh.read()
+            data = fh.read(STREAM_BYTES_MAX + 1)  # a pipe or a device: it may never end
+            if len(data) > STREAM_BYTES_MAX:
+                raise ScorekitError(
+                    f"more than {STREAM_BYTES_MAX >> 20} MB from something that is not a regular file "
+                    "(an endless device such as /dev/zero?)", path=path)
+            return data
     except FileNotFoundError:
         reason = missing_reason(path)
         raise ScorekitError(missing if reason == "no such file or directory" else reason, path=path) from None

@@ -7,7 +7,10 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -319,6 +322,56 @@ def test_rank_missing_file_is_one_error_line(tmp_path):
     missing = tmp_path / "nope.txt"
     assert_one_line_error(run(["rank", missing]), f"{missing}: file not found", "usage: scorekit rank [FILE]")
     assert_one_line_error(run(["rank"], cwd=tmp_path), "ranks_general.txt: file not found", "ranking_sample.txt")
+
+
+# --- endless and huge rank files (issue 23) -------------------------------------------------
+
+
+def test_rank_on_dev_zero_is_one_line_naming_it():
+    """It read /dev/zero until the memory ran out: "out of memory" without the file's name."""
+    assert_one_line_error(run(["rank", "/dev/zero"]), "/dev/zero: ", "not a regular file")
+
+
+def test_rank_reads_a_pipe(tmp_path):
+    """The bound on what is read from a non-regular file leaves pipes (`<(...)`) working."""
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, RANK_TEXT.encode())
+    os.close(write_fd)
+    try:
+        code, out, err = run(["rank", f"/dev/fd/{read_fd}", "--format", "csv"])
+    finally:
+        os.close(read_fd)
+    assert code == 0, err
+    assert out.splitlines()[1].split(",")[1] == "org/b"  # mean percentile 0.2 against 0.25
+
+
+@pytest.mark.slow
+def test_rank_file_of_100000_models_in_under_1_gb(tmp_path):
+    """It ran out of memory (the pairwise comparison held 100,000 x 100,000 values)."""
+    import random
+
+    rng = random.Random(0)
+    n = 100_000
+    lines = []
+    for b in range(3):
+        ranks = list(range(1, n + 1))
+        rng.shuffle(ranks)
+        lines.append(f"bench{b} = {{" + ", ".join(f"'org/model-{i}': {r}" for i, r in enumerate(ranks))
+                     + f", 'known_totals': {n}}}")
+    lines.append("{" + ", ".join(f"'org/model-{i}': {i % 500 + 1}" for i in range(0, n, 7)) + "}")
+    path = tmp_path / "ranks.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.csv"
+    script = ("import resource, sys; from scorekit.cli import main; code = main(sys.argv[1:]); "
+              "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "plugin"))
+    proc = subprocess.run([sys.executable, "-c", script, "rank", str(path), "--format", "csv", "--output", str(out)],
+                          capture_output=True, text=True, env=env, timeout=900)
+    code, peak_kb = proc.stdout.split()
+    assert code == "0", proc.stderr
+    assert int(peak_kb) < 1_000_000, peak_kb
+    assert len(out.read_text().splitlines()) == n + 1
+    assert "rank ranges (every pair compared) are left out" in proc.stderr  # said, not silent
 
 
 # --- lighteval-offline ---------------------------------------------------------------------

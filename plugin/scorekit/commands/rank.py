@@ -70,4 +70,9 @@ def run(args: argparse.Namespace) -> int:
     ):
         if models:
             print(f"scorekit rank: note: {len(models)} model(s) {why}: {one_line(', '.join(models))}", file=sys.stderr)
+    with_ci = sum(r.score_ci is not None for r in rows)
+    if with_ci > rank.RANK_RANGE_MODELS_MAX:
+        print(f"scorekit rank: note: {with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: "
+              "their rank ranges (every pair compared) are left out (N/A); the other columns are complete",
+              file=sys.stderr)
     return 0
