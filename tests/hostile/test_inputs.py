@@ -411,3 +411,27 @@ def test_offline_remove_of_a_folder_is_left_in_place(pkl_target):
     pkl_target.mkdir()
     assert_one_line_error(run(["lighteval-offline", "--remove"]), str(pkl_target), "not a file")
     assert pkl_target.is_dir()
+
+
+# --- robustness: where a family's shape breaks (issue 23) -----------------------------------
+
+
+def test_robustness_duplicate_variant_names_file_and_line(tmp_path):
+    """It named the question but not the file and line."""
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    lines.insert(9, lines[3])  # line 4's record again, as line 10
+    samples.write_text("\n".join(lines) + "\n")
+    qid = json.loads(lines[3])["doc"]["question_id"]
+    assert_one_line_error(run(["robustness", samples]), f"{samples}: line 10:", f"question {qid!r}", "more than once")
+
+
+def test_robustness_disagreeing_variant_counts_name_file_and_line(tmp_path):
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    rows = [json.loads(ln) for ln in lines]
+    first = rows[0]["doc"]["question_id"]
+    at = max(i for i, r in enumerate(rows) if r["doc"]["question_id"] == first and r["doc"]["variant"] < 9)
+    rows[at]["doc"]["n_variants"] = 11
+    samples.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert_one_line_error(run(["robustness", samples]), f"{samples}: line {at + 1}:", "disagree on n_variants")
