@@ -435,3 +435,28 @@ def test_robustness_disagreeing_variant_counts_name_file_and_line(tmp_path):
     rows[at]["doc"]["n_variants"] = 11
     samples.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     assert_one_line_error(run(["robustness", samples]), f"{samples}: line {at + 1}:", "disagree on n_variants")
+
+
+def test_robustness_metric_written_as_a_string_is_an_error(tmp_path):
+    """It was dropped silently: the report then lacked that metric without a word."""
+    from tests.hostile.support import SCORE_RUN
+
+    source = next(SCORE_RUN.glob("results_*.json"))
+    body = json.loads(source.read_text())
+    body["results"]["score_prompt_robustness_mmlu_pro"]["consistency_rate,none"] = "0.5"
+    path = write_results(tmp_path / "run", body, name=source.name)
+    assert_one_line_error(run(["robustness", path]), str(path),
+                          'results["score_prompt_robustness_mmlu_pro"]["consistency_rate,none"]', "got a string '0.5'")
+
+
+def test_robustness_hidden_run_folder_is_said(tmp_path):
+    """A run folder whose name starts with a dot was skipped without a word when nothing else
+    was found; next to other runs it is a note of the report."""
+    hidden = tmp_path / "runs" / ".run1"
+    score_run(hidden)
+    assert_one_line_error(run(["robustness", tmp_path / "runs"]), "no SCORE robustness results or samples found",
+                          f"left out 1 hidden files and folders: {hidden}")
+    score_run(tmp_path / "runs" / "run2")
+    code, out, err = run(["robustness", tmp_path / "runs", "--format", "json"])
+    assert code == 0, err
+    assert f"left out 1 hidden files and folders: {hidden}" in json.loads(out)["notes"]

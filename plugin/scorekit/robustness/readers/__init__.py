@@ -165,5 +165,6 @@ def read_paths(
         out.notes.append(f"{unclaimed} file(s) in the given folders are not evaluation logs and were not read")
     if not out.samples and not out.aggregates:
         shown = ", ".join(str(p) for p in paths)
-        raise ScorekitError(f"no SCORE robustness results or samples found in {shown}")
+        left_out = "; ".join(found.notes())  # hidden run folders (.run1) would otherwise go unsaid
+        raise ScorekitError(f"no SCORE robustness results or samples found in {shown}" + (f" ({left_out})" if left_out else ""))
     return out
