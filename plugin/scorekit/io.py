@@ -267,9 +267,49 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
+def _stat_or_none(target: str | os.PathLike[str]) -> os.stat_result | None:
+    try:
+        return os.stat(target)
+    except (OSError, ValueError):
+        return None
+
+
+def is_standard_output(target: str | os.PathLike[str]) -> bool:
+    """True when ``target`` (links followed) is the file standard output writes to:
+    ``/dev/stdout``, a link to it, ``/proc/self/fd/1``."""
+    st = _stat_or_none(target)
+    if st is None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a StringIO (tests): the process's own
+        fd = 1
+    try:
+        out = os.fstat(fd)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
+
+
 def write_bytes_atomic(target: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``target`` atomically; a failed write (disk full, ...) raises
-    :class:`ScorekitError` naming ``target`` and leaves nothing behind."""
+    :class:`ScorekitError` naming ``target`` and leaves nothing behind.
+
+    A target that exists and is not a regular file (``/dev/stdout`` on a pipe or terminal, a
+    FIFO, ``/dev/null``; links followed) cannot be replaced: it is opened and written as it is.
+    """
+    st = _stat_or_none(target)
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        try:
+            sys.stdout.flush()  # what was printed before stays before
+        except (OSError, ValueError):
+            pass
+        try:
+            with open(target, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
+        return
     with atomic_path(target) as tmp:
         try:
             tmp.write_bytes(data)
@@ -312,10 +352,14 @@ def silence_stdout() -> None:
 
 
 def emit(text: str, output: str | os.PathLike[str] | None) -> None:
-    """A command's result: written atomically to ``output`` when given, else to standard output."""
+    """A command's result: written atomically to ``output`` when given, else to standard output
+    (also when ``output`` is standard output itself, e.g. ``/dev/stdout``)."""
     if output is not None:
         if not os.fspath(output).strip():
             raise ScorekitError("--output is empty: name a file, or leave --output out to print to standard output")
-        write_text_atomic(output, text)
+        if is_standard_output(output):  # --output /dev/stdout (or a link to it): where print goes
+            write_stdout(text)
+        else:
+            write_text_atomic(output, text)
     else:
         write_stdout(text)
