@@ -186,6 +186,18 @@ def test_bfloat16_only_on_cpus_that_compute_it(tmp_path):
     assert demo_model.cpu_dtype(tmp_path / "absent") == "float32"  # macOS, Windows
 
 
+def test_dtype_override_forces_float32():
+    """--dtype float32 runs SmolLM2 as on a CPU without native bfloat16 (to time the slow kind)."""
+    assert "dtype=float32" in demo_model.resolve_model(None, None, dtype="float32").args
+    assert "dtype=bfloat16" in demo_model.resolve_model(None, None, dtype="bfloat16").args
+    assert f"dtype={demo_model.cpu_dtype()}" in demo_model.resolve_model(None, None).args
+
+
+def test_dtype_only_for_the_default_model(capsys):
+    assert main(["demo", "--model", "dummy", "--dtype", "float32"]) == 2
+    assert "--dtype" in capsys.readouterr().err
+
+
 def test_sample_is_ten_questions_per_benchmark():
     # ten questions is the fewest for which the CR interval is given (scorekit.metrics.consistency)
     from scorekit.metrics.consistency import MIN_QUESTIONS

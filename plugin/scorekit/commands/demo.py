@@ -33,6 +33,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--batch-size", default="32", help="lm-eval batch size (default: 32)")
     p.add_argument("--threads", type=int, default=None,
                    help="torch threads (default: the processors idle now, sampled over 0.3 s, at least 1)")
+    p.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,
+                   help="weights of the default SmolLM2 model (default: bfloat16 where the CPU computes it "
+                        "natively, avx512_bf16/amx_bf16, else float32); --dtype float32 runs as on a CPU without it")
     p.add_argument("--device", default="cpu", help="torch device for hf models (default: cpu)")
     p.add_argument("--seed", type=int, default=1234, help="seed for sampling and lm-eval (default: 1234)")
     chat = p.add_mutually_exclusive_group()
@@ -71,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError(f"--batch-size must be a positive integer or 'auto', got {shown(args.batch_size)}")
     if not args.output_dir.strip():
         raise ScorekitError("--output-dir is empty: name a folder")
-    choice = resolve_model(args.model, args.model_args, chat_template=args.chat_template)
+    if args.dtype is not None and args.model not in (None, "smollm2"):
+        raise ScorekitError("--dtype sets the default SmolLM2 model's weights; for another model use --model-args dtype=...")
+    choice = resolve_model(args.model, args.model_args, chat_template=args.chat_template, dtype=args.dtype)
     if _offline_model(args.model, args.model_args):
         for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
             os.environ.setdefault(var, "1")
