@@ -30,6 +30,7 @@ from scorekit.errors import ScorekitError
 JSON_DEPTH_MAX = 1024  # orjson's limit; the standard parser would recurse past Python's stack
 _INT_DIGITS_MAX = 308  # longer integers are read as floats (inf beyond ~1.8e308): float(int) would overflow
 _BOM = b"\xef\xbb\xbf"
+STREAM_BYTES_MAX = 256 << 20  # read from a pipe or device (not a regular file): /dev/zero never ends
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -53,10 +54,19 @@ def missing_reason(path: str | os.PathLike[str]) -> str:
 
 def read_bytes(path: str | os.PathLike[str], *, expected: str = "a file", missing: str = "file not found") -> bytes:
     """The bytes of a user's file; a missing file, a folder, a symlink loop or a read error raises
-    :class:`ScorekitError` naming the file (``missing`` / "is a directory, expected <expected>")."""
+    :class:`ScorekitError` naming the file (``missing`` / "is a directory, expected <expected>").
+    A pipe or device (``<(...)``, ``/dev/stdin``) is read up to :data:`STREAM_BYTES_MAX` bytes;
+    more is an error, so ``/dev/zero`` is refused instead of filling the memory."""
     try:
         with open(path, "rb") as fh:  # not Path(path): its object costs show on 5,000-file folders
-            return fh.read()
+            if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return fh.read()
+            data = fh.read(STREAM_BYTES_MAX + 1)  # a pipe or a device: it may never end
+            if len(data) > STREAM_BYTES_MAX:
+                raise ScorekitError(
+                    f"more than {STREAM_BYTES_MAX >> 20} MB from something that is not a regular file "
+                    "(an endless device such as /dev/zero?)", path=path)
+            return data
     except FileNotFoundError:
         reason = missing_reason(path)
         raise ScorekitError(missing if reason == "no such file or directory" else reason, path=path) from None
@@ -257,9 +267,49 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
+def _stat_or_none(target: str | os.PathLike[str]) -> os.stat_result | None:
+    try:
+        return os.stat(target)
+    except (OSError, ValueError):
+        return None
+
+
+def is_standard_output(target: str | os.PathLike[str]) -> bool:
+    """True when ``target`` (links followed) is the file standard output writes to:
+    ``/dev/stdout``, a link to it, ``/proc/self/fd/1``."""
+    st = _stat_or_none(target)
+    if st is None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a StringIO (tests): the process's own
+        fd = 1
+    try:
+        out = os.fstat(fd)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
+
+
 def write_bytes_atomic(target: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``target`` atomically; a failed write (disk full, ...) raises
-    :class:`ScorekitError` naming ``target`` and leaves nothing behind."""
+    :class:`ScorekitError` naming ``target`` and leaves nothing behind.
+
+    A target that exists and is not a regular file (``/dev/stdout`` on a pipe or terminal, a
+    FIFO, ``/dev/null``; links followed) cannot be replaced: it is opened and written as it is.
+    """
+    st = _stat_or_none(target)
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        try:
+            sys.stdout.flush()  # what was printed before stays before
+        except (OSError, ValueError):
+            pass
+        try:
+            with open(target, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
+        return
     with atomic_path(target) as tmp:
         try:
             tmp.write_bytes(data)
@@ -302,10 +352,14 @@ def silence_stdout() -> None:
 
 
 def emit(text: str, output: str | os.PathLike[str] | None) -> None:
-    """A command's result: written atomically to ``output`` when given, else to standard output."""
+    """A command's result: written atomically to ``output`` when given, else to standard output
+    (also when ``output`` is standard output itself, e.g. ``/dev/stdout``)."""
     if output is not None:
         if not os.fspath(output).strip():
             raise ScorekitError("--output is empty: name a file, or leave --output out to print to standard output")
-        write_text_atomic(output, text)
+        if is_standard_output(output):  # --output /dev/stdout (or a link to it): where print goes
+            write_stdout(text)
+        else:
+            write_text_atomic(output, text)
     else:
         write_stdout(text)

@@ -143,21 +143,16 @@ def test_cli_default_file_is_ranks_general(tmp_path, capsys, monkeypatch):
 
 
 def test_cli_missing_file_message(tmp_path, capsys, monkeypatch):
+    """One ``scorekit: error:`` line naming the file, with the spec's usage and example in it
+    (issue 23: it was five lines without that prefix)."""
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(["rank"], capsys)
     assert code == 2 and out == ""
     sample = str(config_path("ranking_sample.txt"))
-    assert err == (
-        "Error: File 'ranks_general.txt' not found.\n"
-        "\n"
-        "Usage: scorekit rank [FILE]\n"
-        "  FILE  Path to input file (default: ranks_general.txt)\n"
-        "\n"
-        "Run with 'ranking_sample.txt' for an example:\n"
-        f"  scorekit rank {sample}\n"
-    )
-    code, _, err = run_cli(["rank", "nope.txt"], capsys)
-    assert code == 2 and err.startswith("Error: File 'nope.txt' not found.\n")
+    assert err == ("scorekit: error: ranks_general.txt: file not found (usage: scorekit rank [FILE], FILE defaults "
+                   f"to ranks_general.txt; for an example run: scorekit rank {sample})\n")
+    code, out, err = run_cli(["rank", "nope.txt"], capsys)
+    assert code == 2 and out == "" and err.startswith("scorekit: error: nope.txt: file not found (") and err.count("\n") == 1
 
 
 def test_cli_formats(tmp_path, capsys):

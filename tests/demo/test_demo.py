@@ -184,6 +184,18 @@ def test_bfloat16_only_on_cpus_that_compute_it(tmp_path):
     assert demo_model.cpu_dtype(tmp_path / "absent") == "float32"  # macOS, Windows
 
 
+def test_dtype_override_forces_float32():
+    """--dtype float32 runs SmolLM2 as on a CPU without native bfloat16 (to time the slow kind)."""
+    assert "dtype=float32" in demo_model.resolve_model(None, None, dtype="float32").args
+    assert "dtype=bfloat16" in demo_model.resolve_model(None, None, dtype="bfloat16").args
+    assert f"dtype={demo_model.cpu_dtype()}" in demo_model.resolve_model(None, None).args
+
+
+def test_dtype_only_for_the_default_model(capsys):
+    assert main(["demo", "--model", "dummy", "--dtype", "float32"]) == 2
+    assert "--dtype" in capsys.readouterr().err
+
+
 def test_sample_is_ten_questions_per_benchmark():
     # ten questions is the fewest for which the CR interval is given (scorekit.metrics.consistency)
     from scorekit.metrics.consistency import MIN_QUESTIONS
@@ -192,12 +204,41 @@ def test_sample_is_ten_questions_per_benchmark():
     assert sample_sizes(2) == {"mmlu_pro": 2, "agieval": 4, "math": 6}
 
 
-def test_torch_threads_follow_the_free_cores():
-    from scorekit.demo.pipeline import torch_threads
+def _stat(busy: int, idle: int, processors: int = 2) -> str:
+    """A /proc/stat text (as Linux writes it) whose aggregate line has these busy and idle ticks."""
+    per = "".join(f"cpu{i} {busy // processors} 0 0 {idle // processors} 0 0 0 0 0 0\n" for i in range(processors))
+    return f"cpu  {busy - busy // 3} 5 {busy // 3 - 5} {idle - 7} 7 0 0 0 0 0\n{per}intr 123 0\nctxt 456\n"
 
-    assert torch_threads(2, 0.0) == 2 and torch_threads(2, 0.4) == 2
-    assert torch_threads(2, 0.6) == 1 and torch_threads(2, 12.3) == 1  # busy: one thread, not two waiting
-    assert torch_threads(8, 3.0) == 5 and torch_threads(None, 0.0) == 1 and torch_threads(4, None) == 4
+
+def test_threads_follow_the_processors_idle_now():
+    """Issue 23: straight after pip the one-minute load average still said 0.8 on an idle
+    2-core machine, and the demo took one thread; what counts is the idle time now."""
+    from scorekit.demo.threads import idle_processors, torch_threads
+
+    # idle: 2 processors x 300 ticks, 3 of them busy -> 2 threads
+    assert idle_processors(_stat(1000, 5000), _stat(1003, 5597)) == pytest.approx(2 * 597 / 600)
+    assert torch_threads(2, idle_processors(_stat(1000, 5000), _stat(1003, 5597))) == 2
+    # another program keeps one processor busy -> 1 thread; both busy -> still 1
+    assert torch_threads(2, idle_processors(_stat(1000, 5000), _stat(1300, 5300))) == 1
+    assert torch_threads(2, idle_processors(_stat(1000, 5000), _stat(1600, 5000))) == 1
+    # the affinity mask bounds it; not measured (no /proc/stat) -> every usable processor
+    assert torch_threads(4, idle_processors(_stat(0, 0, 8), _stat(0, 800, 8))) == 4
+    assert torch_threads(3, None) == 3
+    assert idle_processors(_stat(10, 10), _stat(10, 10)) == 2.0  # no tick between readings: idle
+
+
+def test_threads_sampled_from_this_machine(tmp_path):
+    import os
+    import time
+
+    from scorekit.demo.threads import sample_idle, usable_processors
+
+    started = time.perf_counter()
+    idle = sample_idle()
+    assert 0.25 <= time.perf_counter() - started < 5
+    assert idle is not None and 0.0 <= idle <= os.cpu_count() + 1e-9
+    assert 1 <= usable_processors() <= os.cpu_count()
+    assert sample_idle(tmp_path / "absent") is None
 
 
 def test_bad_threads_exit_2(capsys):

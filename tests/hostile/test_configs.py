@@ -112,3 +112,25 @@ def test_normalizer_raising_system_exit(tmp_path, where, exit_code):
     out_file = tmp_path / "out.json"
     assert_one_line_error(run(["score", path, "--config", cfg, "--allow-code", "--output", out_file]), str(cfg), "SystemExit")
     assert not out_file.exists()
+
+
+def test_non_callable_normalizer_writes_nothing_to_stdout(tmp_path):
+    """Issue 23: a module that prints while importing (as the standard library's ``this``
+    does) named with a non-callable attribute: the error was right, but the print reached
+    standard output too."""
+    mod = _module_beside(tmp_path, "print('printed while importing')\nf = 3\n")
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
+    path = write_results(tmp_path / "r", results_body())
+    assert_one_line_error(run(["score", path, "--config", cfg, "--allow-code"]), f"{cfg}: line 1", "is not callable")
+
+
+def test_normalizer_printing_while_importing_keeps_stdout_the_result(tmp_path):
+    mod = _module_beside(tmp_path, "print('printed while importing')\ndef f(value, good, bad):\n    return 0.5\n")
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
+    path = write_results(tmp_path / "r", results_body())
+    code, out, err = run(["score", path, "--config", cfg, "--allow-code", "--format", "json"])
+    assert code == 0, err
+    assert json.loads(out)["models"][0]["overall"] == 0.5  # stdout is the JSON alone
+    assert "printed while importing" in err

@@ -7,7 +7,10 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -251,6 +254,21 @@ def test_hostile_yaml_config(tmp_path, command, text, needle):
     assert len(err) < 400  # the expansion is not put into the message
 
 
+@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("text,line", [
+    ("name: x\ncategories: &c\n  k: [1, *c]\n", 3),  # an alias in a sequence inside its anchor
+    ("name: x\ncategories: &c\n  k:\n    <<: *c\n", 4),  # a merge key pulling in its own anchor
+    ("name: x\ncategories: &c {k: *c}\n", 2),
+])
+def test_cyclic_yaml_config(tmp_path, command, text, line):
+    """Issue 23: an alias inside its own anchor made a cyclic value; the message was "input
+    nested too deeply" without the file or the place."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(text)
+    path = write_results(tmp_path / "r", results_body())
+    assert_one_line_error(run([command, path, "--config", cfg]), f"{cfg}: line {line}:", "alias inside its own anchor")
+
+
 def test_yaml_bom_accepted(tmp_path):
     from scorekit.resources import config_path
 
@@ -299,9 +317,61 @@ def test_symlink_loop_config(tmp_path, command):
     assert_one_line_error(run([command, path, "--config", loop]), str(loop), "symlink loop")
 
 
-def test_rank_missing_file_keeps_the_spec_message(tmp_path):
-    code, out, err = run(["rank", tmp_path / "nope.txt"])
-    assert code == 2 and out == "" and err.startswith("Error: File ") and "Usage: scorekit rank [FILE]" in err
+def test_rank_missing_file_is_one_error_line(tmp_path):
+    """Issue 23: the spec's five-line message had no ``scorekit: error:`` line."""
+    missing = tmp_path / "nope.txt"
+    assert_one_line_error(run(["rank", missing]), f"{missing}: file not found", "usage: scorekit rank [FILE]")
+    assert_one_line_error(run(["rank"], cwd=tmp_path), "ranks_general.txt: file not found", "ranking_sample.txt")
+
+
+# --- endless and huge rank files (issue 23) -------------------------------------------------
+
+
+def test_rank_on_dev_zero_is_one_line_naming_it():
+    """It read /dev/zero until the memory ran out: "out of memory" without the file's name."""
+    assert_one_line_error(run(["rank", "/dev/zero"]), "/dev/zero: ", "not a regular file")
+
+
+def test_rank_reads_a_pipe(tmp_path):
+    """The bound on what is read from a non-regular file leaves pipes (`<(...)`) working."""
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, RANK_TEXT.encode())
+    os.close(write_fd)
+    try:
+        code, out, err = run(["rank", f"/dev/fd/{read_fd}", "--format", "csv"])
+    finally:
+        os.close(read_fd)
+    assert code == 0, err
+    assert out.splitlines()[1].split(",")[1] == "org/b"  # mean percentile 0.2 against 0.25
+
+
+@pytest.mark.slow
+def test_rank_file_of_100000_models_in_under_1_gb(tmp_path):
+    """It ran out of memory (the pairwise comparison held 100,000 x 100,000 values)."""
+    import random
+
+    rng = random.Random(0)
+    n = 100_000
+    lines = []
+    for b in range(3):
+        ranks = list(range(1, n + 1))
+        rng.shuffle(ranks)
+        lines.append(f"bench{b} = {{" + ", ".join(f"'org/model-{i}': {r}" for i, r in enumerate(ranks))
+                     + f", 'known_totals': {n}}}")
+    lines.append("{" + ", ".join(f"'org/model-{i}': {i % 500 + 1}" for i in range(0, n, 7)) + "}")
+    path = tmp_path / "ranks.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.csv"
+    script = ("import resource, sys; from scorekit.cli import main; code = main(sys.argv[1:]); "
+              "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "plugin"))
+    proc = subprocess.run([sys.executable, "-c", script, "rank", str(path), "--format", "csv", "--output", str(out)],
+                          capture_output=True, text=True, env=env, timeout=900)
+    code, peak_kb = proc.stdout.split()
+    assert code == "0", proc.stderr
+    assert int(peak_kb) < 1_000_000, peak_kb
+    assert len(out.read_text().splitlines()) == n + 1
+    assert "rank ranges (every pair compared) are left out" in proc.stderr  # said, not silent
 
 
 # --- lighteval-offline ---------------------------------------------------------------------
@@ -341,3 +411,52 @@ def test_offline_remove_of_a_folder_is_left_in_place(pkl_target):
     pkl_target.mkdir()
     assert_one_line_error(run(["lighteval-offline", "--remove"]), str(pkl_target), "not a file")
     assert pkl_target.is_dir()
+
+
+# --- robustness: where a family's shape breaks (issue 23) -----------------------------------
+
+
+def test_robustness_duplicate_variant_names_file_and_line(tmp_path):
+    """It named the question but not the file and line."""
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    lines.insert(9, lines[3])  # line 4's record again, as line 10
+    samples.write_text("\n".join(lines) + "\n")
+    qid = json.loads(lines[3])["doc"]["question_id"]
+    assert_one_line_error(run(["robustness", samples]), f"{samples}: line 10:", f"question {qid!r}", "more than once")
+
+
+def test_robustness_disagreeing_variant_counts_name_file_and_line(tmp_path):
+    samples = score_run(tmp_path / "run")
+    lines = samples.read_text().splitlines()
+    rows = [json.loads(ln) for ln in lines]
+    first = rows[0]["doc"]["question_id"]
+    at = max(i for i, r in enumerate(rows) if r["doc"]["question_id"] == first and r["doc"]["variant"] < 9)
+    rows[at]["doc"]["n_variants"] = 11
+    samples.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert_one_line_error(run(["robustness", samples]), f"{samples}: line {at + 1}:", "disagree on n_variants")
+
+
+def test_robustness_metric_written_as_a_string_is_an_error(tmp_path):
+    """It was dropped silently: the report then lacked that metric without a word."""
+    from tests.hostile.support import SCORE_RUN
+
+    source = next(SCORE_RUN.glob("results_*.json"))
+    body = json.loads(source.read_text())
+    body["results"]["score_prompt_robustness_mmlu_pro"]["consistency_rate,none"] = "0.5"
+    path = write_results(tmp_path / "run", body, name=source.name)
+    assert_one_line_error(run(["robustness", path]), str(path),
+                          'results["score_prompt_robustness_mmlu_pro"]["consistency_rate,none"]', "got a string '0.5'")
+
+
+def test_robustness_hidden_run_folder_is_said(tmp_path):
+    """A run folder whose name starts with a dot was skipped without a word when nothing else
+    was found; next to other runs it is a note of the report."""
+    hidden = tmp_path / "runs" / ".run1"
+    score_run(hidden)
+    assert_one_line_error(run(["robustness", tmp_path / "runs"]), "no SCORE robustness results or samples found",
+                          f"left out 1 hidden files and folders: {hidden}")
+    score_run(tmp_path / "runs" / "run2")
+    code, out, err = run(["robustness", tmp_path / "runs", "--format", "json"])
+    assert code == 0, err
+    assert f"left out 1 hidden files and folders: {hidden}" in json.loads(out)["notes"]

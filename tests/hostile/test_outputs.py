@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -203,3 +204,43 @@ def test_demo_argument_checks(tmp_path, argv, needle):
 def test_dir_commands(command):
     code, out, err = run([command])
     assert code == 0 and err == "" and os.path.isdir(out.strip())
+
+
+@pytest.mark.parametrize("via_link", [False, True])
+def test_output_onto_standard_output(tmp_path, via_link):
+    """Issue 23: `--output /dev/stdout` (or a link to it) on a pipe failed with "No such file or
+    directory" (the temporary file was to go beside /proc/self/fd/1's target, a pipe)."""
+    import subprocess
+    import sys
+
+    rank_file = tmp_path / "ranks.txt"
+    rank_file.write_text(RANK_TEXT)
+    target = "/dev/stdout"
+    if via_link:
+        os.symlink("/dev/stdout", tmp_path / "out.csv")
+        target = str(tmp_path / "out.csv")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "plugin"))
+    proc = subprocess.run([sys.executable, "-m", "scorekit", "rank", str(rank_file), "--format", "csv", "--output", target],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].startswith("Rank,Model,") and len(proc.stdout.splitlines()) == 3
+    if via_link:
+        assert os.readlink(tmp_path / "out.csv") == "/dev/stdout"  # the link stays
+
+
+def test_output_onto_a_fifo_is_written_through(tmp_path):
+    """A named pipe cannot be replaced by a renamed file: it is written as it is."""
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    rank_file = tmp_path / "ranks.txt"
+    rank_file.write_text(RANK_TEXT)
+    code, out, err = run(["rank", rank_file, "--format", "csv", "--output", fifo])
+    reader.join(timeout=60)
+    assert code == 0, err
+    assert out == "" and got and got[0].startswith("Rank,Model,")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

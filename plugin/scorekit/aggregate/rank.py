@@ -27,7 +27,8 @@ ranking is not in the file and not covered):
   se = sample std (ddof=1) / sqrt(n), nu the Welch-Satterthwaite degrees of freedom (two
   independent means; not paired on shared leaderboards);
 - ``position_ci``: [1 + models ahead of it, N - models it is ahead of]; models without an
-  interval are never counted as ahead or behind, which widens the others' ranges;
+  interval are never counted as ahead or behind, which widens the others' ranges; left out
+  (None) for every model when more than :data:`RANK_RANGE_MODELS_MAX` models have intervals;
 - ``tied_with_best``: the first row is not ahead of this one (True for the first row).
 
 A model on one leaderboard has no interval (None): one value shows no spread, and a made-up
@@ -49,6 +50,11 @@ from scorekit.errors import ScorekitError, one_line, shown
 from scorekit.io import nul_line, read_text
 
 TOTALS_KEY = "known_totals"
+# Rank ranges compare every pair of models with intervals; above this many such models the
+# comparisons (their square) would take long (10,000 models: ~30 CPU-s), so the ranges are left out
+# (N/A) and the command says so. "Tied with best" compares one row and is always given.
+RANK_RANGE_MODELS_MAX = 5_000
+_PAIRS_PER_BLOCK = 1 << 20
 
 
 def sparse_penalty(n_benchmarks: int) -> float:
@@ -289,8 +295,12 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
         score_ci.append((max(0.0, lo) + float(penalty[i]), min(1.0, hi) + float(penalty[i])))
         slo, shi = std_interval(v, confidence)
         std_ci.append((min(slo, 0.5), min(shi, 0.5)))
-    ahead = _ahead(values, score, confidence)
+    with_ci = np.array([v.size >= 2 for v in values])
     n = len(models)
+    ranged = int(with_ci.sum()) <= RANK_RANGE_MODELS_MAX
+    ahead_of_it, behind_it = _ahead_counts(values, score, confidence) if ranged else (None, None)
+    best = order[0]
+    best_ahead = _ahead_row(values, score, confidence, best)  # the first row against every model
     rows = []
     for pos, i in enumerate(order, start=1):
         known = score_ci[i] is not None
@@ -307,32 +317,62 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
                 percentiles={b.name: float(pct[i, j]) for j, b in enumerate(data.benchmarks) if present[i, j]},
                 score_ci=score_ci[i],
                 std_ci=std_ci[i],
-                position_ci=(1 + int(ahead[:, i].sum()), n - int(ahead[i, :].sum())) if known else None,
-                tied_with_best=(True if pos == 1 else (None if not known or score_ci[order[0]] is None
-                                                      else not bool(ahead[order[0], i]))),
+                position_ci=(1 + int(ahead_of_it[i]), n - int(behind_it[i])) if known and ranged else None,
+                tied_with_best=(True if pos == 1 else (None if not known or score_ci[best] is None
+                                                      else not bool(best_ahead[i]))),
             )
         )
     return rows
 
 
-def _ahead(values: Sequence[np.ndarray], score: np.ndarray, confidence: float) -> np.ndarray:
-    """``ahead[k, i]``: model k's score is significantly lower (better) than model i's (Welch
-    t test at ``confidence``, two-sided level; see the module docstring). False when either
-    model has fewer than 2 percentiles."""
-    from scipy.special import stdtrit
-
+def _welch_se2(values: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Per model: the number of percentiles and the squared standard error of their mean
+    (NaN under 2 values)."""
     size = np.array([v.size for v in values], dtype=np.float64)
     var = np.array([v.var(ddof=1) / v.size if v.size >= 2 else np.nan for v in values])  # se^2
-    diff = score[None, :] - score[:, None]  # [k, i] = score_i - score_k
-    se2 = var[:, None] + var[None, :]
+    return size, var
+
+
+def _ahead_block(size: np.ndarray, var: np.ndarray, score: np.ndarray, confidence: float, rows: np.ndarray) -> np.ndarray:
+    """``ahead[k, i]`` for the models ``k`` in ``rows`` against every model ``i``: model k's score is
+    significantly lower (better) than model i's (Welch t test at ``confidence``, two-sided
+    level; see the module docstring). False when either model has fewer than 2 percentiles."""
+    from scipy.special import stdtrit
+
+    diff = score[None, :] - score[rows, None]  # [k, i] = score_i - score_k
+    vk = var[rows, None]
+    se2 = vk + var[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
-        nu = se2**2 / ((var**2 / (size - 1))[:, None] + (var**2 / (size - 1))[None, :])
+        nu = se2**2 / ((vk**2 / (size[rows, None] - 1)) + (var**2 / (size - 1))[None, :])
         t = stdtrit(np.where(se2 > 0, nu, 1.0), (1 + confidence) / 2)
         # no spread in either model: any difference is the whole story
         out = np.where(se2 > 0, diff > t * np.sqrt(se2), diff > 1e-12)
     out &= ~np.isnan(se2)
-    np.fill_diagonal(out, False)
+    out[np.arange(len(rows)), rows] = False
     return out
+
+
+def _ahead_row(values: Sequence[np.ndarray], score: np.ndarray, confidence: float, k: int) -> np.ndarray:
+    """Whether model ``k`` is ahead of each model (one row of the pairwise comparison)."""
+    size, var = _welch_se2(values)
+    return _ahead_block(size, var, score, confidence, np.array([k]))[0]
+
+
+def _ahead_counts(values: Sequence[np.ndarray], score: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per model: how many models are ahead of it, and how many it is ahead of. The pairs are
+    compared in blocks of rows (about :data:`_PAIRS_PER_BLOCK` at a time), so memory stays
+    flat however many models there are; time grows with their square."""
+    size, var = _welch_se2(values)
+    n = len(values)
+    ahead_of_it = np.zeros(n, dtype=np.int64)
+    behind_it = np.zeros(n, dtype=np.int64)
+    step = max(1, _PAIRS_PER_BLOCK // max(n, 1))
+    for start in range(0, n, step):
+        rows = np.arange(start, min(n, start + step))
+        block = _ahead_block(size, var, score, confidence, rows)
+        ahead_of_it += block.sum(axis=0)
+        behind_it[rows] = block.sum(axis=1)
+    return ahead_of_it, behind_it
 
 
 def unranked_models(data: RankData) -> list[str]:

@@ -30,7 +30,9 @@ The YAML is read with a safe loader; duplicate keys are rejected. Every problem 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import math
 import os
 import sys
@@ -322,7 +324,9 @@ def import_normalizer(spec: str, search_dir: str | Path | None = None, *, allow_
     ``sys.path``, not from the current folder). A module in ``search_dir`` (the config's folder)
     is imported only when ``allow_code`` is true; otherwise finding one there raises
     :class:`ScorekitError` naming ``--allow-code``. A module that fails while importing, even
-    with ``SystemExit``, raises :class:`ScorekitError`.
+    with ``SystemExit``, raises :class:`ScorekitError`. What the module prints while importing
+    is kept off standard output: dropped when the import or the lookup fails (the error is the
+    one line), written to standard error otherwise.
     """
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr or not all(p.isidentifier() for p in module_name.split(".") + attr.split(".")):
@@ -342,8 +346,10 @@ def import_normalizer(spec: str, search_dir: str | Path | None = None, *, allow_
     saved_path = sys.path[:]
     if not allow_code:  # the current folder ('' with python -m) is not an installed module
         sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+    printed = io.StringIO()  # what the module prints while importing (``this`` prints a poem)
     try:
-        module = importlib.import_module(module_name)
+        with contextlib.redirect_stdout(printed):
+            module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         raise ScorekitError(f"cannot import normalizer module {module_name!r}: {exc}") from None
     except (Exception, SystemExit) as exc:  # user code failed while importing
@@ -360,6 +366,8 @@ def import_normalizer(spec: str, search_dir: str | Path | None = None, *, allow_
         obj = getattr(obj, part)
     if not callable(obj):
         raise ScorekitError(f"normalizer {spec!r} is not callable")
+    if printed.getvalue():  # kept off standard output, which holds only the command's result
+        sys.stderr.write(printed.getvalue())
     return obj
 
 

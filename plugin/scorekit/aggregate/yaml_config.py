@@ -3,7 +3,8 @@
 PyYAML's safe loader (no Python tags), with these additions: a key written twice in one mapping
 is an error (YAML would silently keep the last); nesting deeper than :data:`YAML_DEPTH_MAX`
 levels, aliases that expand to more than :data:`YAML_VALUES_MAX` values ("billion laughs") and
-integers too large for a float are errors; a UTF-8 BOM is accepted and a NUL byte is reported
+integers too large for a float are errors, and so is an alias inside its own anchor (a cyclic value,
+also through a merge key ``<<``); a UTF-8 BOM is accepted and a NUL byte is reported
 with its line; and every mapping is a :class:`LineMap` that remembers its own line and the line
 of each key, so a validator can name the place. Every problem raises
 :class:`~scorekit.errors.ScorekitError` naming the file and the line.
@@ -53,28 +54,41 @@ class _Loader(yaml.SafeLoader):
 
 
 def _check_expansion(root: yaml.Node) -> None:
-    """Refuse a document whose aliases expand to more than YAML_VALUES_MAX values: every
-    alias repeats its anchor's whole subtree wherever the value is used or printed."""
+    """Refuse a document whose aliases expand to more than YAML_VALUES_MAX values (every alias
+    repeats its anchor's whole subtree wherever the value is used or printed), and one with an
+    alias inside its own anchor (``a: &x [*x]``, ``a: &x {<<: *x}``): a cyclic value that
+    would recurse without end. The cycle is reported at the line of the key (or sequence)
+    holding the alias."""
     sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()  # being sized: meeting one again is an alias inside its own anchor
 
-    def size(node: yaml.Node) -> int:
+    def size(node: yaml.Node, line: int) -> int:
         known = sizes.get(id(node))
         if known is not None:
             return known
+        if id(node) in open_nodes:
+            raise ScorekitError(
+                f"an alias inside its own anchor (line {node.start_mark.line + 1}): a cyclic value, "
+                "which a config cannot be",
+                where=f"line {line}",
+            )
+        open_nodes.add(id(node))
         total = 1
+        here = node.start_mark.line + 1
         if isinstance(node, yaml.SequenceNode):
-            total += sum(size(child) for child in node.value)
+            total += sum(size(child, here) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
-            total += sum(size(k) + size(v) for k, v in node.value)
+            total += sum(size(k, k.start_mark.line + 1) + size(v, k.start_mark.line + 1) for k, v in node.value)
+        open_nodes.discard(id(node))
         sizes[id(node)] = total
         if total > YAML_VALUES_MAX:
             raise ScorekitError(
                 f"aliases expand to more than {YAML_VALUES_MAX} values (anchor/alias bomb?)",
-                where=f"line {node.start_mark.line + 1}",
+                where=f"line {here}",
             )
         return total
 
-    size(root)
+    size(root, root.start_mark.line + 1)
 
 
 def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int:

@@ -32,7 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
     p.add_argument("--batch-size", default="32", help="lm-eval batch size (default: 32)")
     p.add_argument("--threads", type=int, default=None,
-                   help="torch threads (default: the cores the load average leaves free, at least 1)")
+                   help="torch threads (default: the processors idle now, sampled over 0.3 s, at least 1)")
+    p.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,
+                   help="weights of the default SmolLM2 model (default: bfloat16 where the CPU computes it "
+                        "natively, avx512_bf16/amx_bf16, else float32); --dtype float32 runs as on a CPU without it")
     p.add_argument("--device", default="cpu", help="torch device for hf models (default: cpu)")
     p.add_argument("--seed", type=int, default=1234, help="seed for sampling and lm-eval (default: 1234)")
     chat = p.add_mutually_exclusive_group()
@@ -71,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError(f"--batch-size must be a positive integer or 'auto', got {shown(args.batch_size)}")
     if not args.output_dir.strip():
         raise ScorekitError("--output-dir is empty: name a folder")
-    choice = resolve_model(args.model, args.model_args, chat_template=args.chat_template)
+    if args.dtype is not None and args.model not in (None, "smollm2"):
+        raise ScorekitError("--dtype sets the default SmolLM2 model's weights; for another model use --model-args dtype=...")
+    choice = resolve_model(args.model, args.model_args, chat_template=args.chat_template, dtype=args.dtype)
     if _offline_model(args.model, args.model_args):
         for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
             os.environ.setdefault(var, "1")
@@ -108,13 +113,12 @@ def run(args: argparse.Namespace) -> int:
     batch = args.batch_size if args.batch_size == "auto" else int(args.batch_size)
     threads = args.threads
     if threads is None and choice.name == "hf" and "OMP_NUM_THREADS" not in os.environ:
-        try:
-            load = os.getloadavg()[0]
-        except OSError:  # no load average (Windows)
-            load = None
-        threads = pipeline.torch_threads(os.cpu_count(), load)
-        err.print(f"  {threads} torch thread(s): {os.cpu_count()} cores"
-                  + (f", load average {load:.1f}" if load is not None else ""))
+        from scorekit.demo.threads import sample_idle, torch_threads, usable_processors
+
+        usable, idle = usable_processors(), sample_idle()
+        threads = torch_threads(usable, idle)
+        err.print(f"  {threads} torch thread(s): {usable} processor(s)"
+                  + (f", {idle:.1f} idle now" if idle is not None else ""))
     with harness_output_to(log_path) as terminal:
         with _Stages(Console(file=terminal, highlight=False)) as stages:
             lm_eval_dir = pipeline.run_harness(

@@ -34,23 +34,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def missing_file_message(name: str) -> str:
-    """The message for a missing input file: the error, the usage, and how to run the shipped example."""
+def missing_file_message() -> str:
+    """The problem for a missing input file, on one line: what the product spec's message says
+    (the file is not found, the usage, how to run the shipped example), after the file's name."""
     try:
         from scorekit.resources import config_path
 
         sample = str(config_path(SAMPLE_FILE))
     except FileNotFoundError:
         sample = SAMPLE_FILE
-    return (
-        f"Error: File '{name}' not found.\n"
-        "\n"
-        "Usage: scorekit rank [FILE]\n"
-        f"  FILE  Path to input file (default: {DEFAULT_FILE})\n"
-        "\n"
-        f"Run with '{SAMPLE_FILE}' for an example:\n"
-        f"  scorekit rank {shlex.quote(sample)}\n"
-    )
+    return (f"file not found (usage: scorekit rank [FILE], FILE defaults to {DEFAULT_FILE}; "
+            f"for an example run: scorekit rank {shlex.quote(sample)})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,9 +53,8 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.io import check_output, emit
 
     path = Path(args.file)
-    if not os.path.lexists(path):  # the product spec's multi-line message (the README's one exception)
-        sys.stderr.write(missing_file_message(args.file))
-        return 2
+    if not os.path.lexists(path):
+        raise ScorekitError(missing_file_message(), path=args.file)
     output = check_output(args.output, [path])
     data = rank.read_rank_file(path)
     rows = rank.compute_ranking(data)
@@ -78,4 +71,9 @@ def run(args: argparse.Namespace) -> int:
     ):
         if models:
             print(f"scorekit rank: note: {len(models)} model(s) {why}: {one_line(', '.join(models))}", file=sys.stderr)
+    with_ci = sum(r.score_ci is not None for r in rows)
+    if with_ci > rank.RANK_RANGE_MODELS_MAX:
+        print(f"scorekit rank: note: {with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: "
+              "their rank ranges (every pair compared) are left out (N/A); the other columns are complete",
+              file=sys.stderr)
     return 0

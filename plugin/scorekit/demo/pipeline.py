@@ -85,22 +85,6 @@ def planned_subsets() -> dict[str, list[str]]:
 Progress = Callable[[str, int, "int | None"], None]
 
 
-def torch_threads(cores: int | None, load: float | None) -> int:
-    """Threads for torch: the cores the 1-minute load average leaves free, rounded, at least 1.
-
-    torch uses every core by default; on a busy machine its threads wait for each other at
-    every step: side by side on the 2-core machine at load ~12, 32 prompts x 24 tokens took
-    16.6 s with one thread and 159.5 s with two (README, "The demo").
-
-    >>> torch_threads(2, 0.1), torch_threads(2, 1.2), torch_threads(2, 11.0), torch_threads(8, None)
-    (2, 1, 1, 8)
-    """
-    cores = cores or 1
-    if load is None:
-        return cores
-    return max(1, min(cores, int(cores - load + 0.5)))
-
-
 def run_harness(
     out_dir: Path,
     model: ModelChoice,

@@ -68,6 +68,7 @@ from typing import Any
 
 import numpy as np
 
+from scorekit.errors import ScorekitError
 from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
@@ -209,8 +210,13 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
         return rep
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        summary = summarize(records, macro=_macro(benchmark), equal=equal_for(benchmark), confidence=confidence,
-                            intervals=True)
+        try:
+            summary = summarize(records, macro=_macro(benchmark), equal=equal_for(benchmark), confidence=confidence,
+                                intervals=True)
+        except ScorekitError as exc:  # a repeated variant or disagreeing n_variants: name the file and line
+            from scorekit.robustness.locate import locate_conflict
+
+            raise locate_conflict(exc, chosen) from None
     for w in caught:
         if issubclass(w.category, RuntimeWarning):
             message = str(w.message)

@@ -175,5 +175,7 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
         out.notes.append(inspect_note)
     if not out.samples and not out.aggregates:
         shown = ", ".join(str(p) for p in paths)
-        raise ScorekitError(f"no SCORE robustness results or samples found in {shown}" + (f"; {inspect_note}" if inspect_note else ""))
+        left_out = "; ".join(found.notes())  # hidden run folders (.run1) would otherwise go unsaid
+        said = "; ".join(x for x in (left_out, inspect_note) if x)
+        raise ScorekitError(f"no SCORE robustness results or samples found in {shown}" + (f" ({said})" if said else ""))
     return out

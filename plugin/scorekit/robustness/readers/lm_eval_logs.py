@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, shown
 from scorekit.harness_outputs import (
     LM_EVAL,
     SAMPLES_NAME,
@@ -128,7 +128,8 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
 def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float]:
     """Metric values of one results entry, filter suffix dropped (``none`` preferred).
 
-    Every SCORE metric is a fraction: a value outside [0, 1] or infinite raises
+    Every SCORE metric is a fraction: a value outside [0, 1] or infinite, or a string under a
+    ``"<metric>,<filter>"`` key, raises
     :class:`ScorekitError` naming the file and ``results["task"]["metric"]`` (as
     ``scorekit leaderboard`` does); NaN (an undefined rate, as scorekit's tasks write it) is kept.
     """
@@ -137,12 +138,22 @@ def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float
         if key in _SKIP_RESULT_KEYS or "_stderr" in key:
             continue
         metric, _, filt = key.partition(",")
+        if isinstance(value, str) and _is_metric_key(key):  # "0.5" where lm-eval writes 0.5: not dropped silently
+            raise ScorekitError(f"expected a number, got a string {shown(value)}", path=path,
+                                where=f'results["{task}"]["{key}"]')
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         by_filter[filt or "none"][metric] = checked_rate(value, path, f'results["{task}"]["{key}"]')
     if not by_filter:
         return {}
     return by_filter["none"] if "none" in by_filter else next(iter(by_filter.values()))
+
+
+def _is_metric_key(key: str) -> bool:
+    """True for a metric key as lm-eval writes it, ``"<metric>,<filter>"`` (not ``alias`` or
+    the group separator ``" "``)."""
+    metric, sep, filt = key.partition(",")
+    return bool(sep and metric.strip() and filt.strip())
 
 
 def checked_rate(value: float, path: Path | str, where: str) -> float:
