@@ -43,13 +43,13 @@ def qa_templates(tmp_path_factory):
 @pytest.fixture(scope="module")
 def written(src, qa_templates, tmp_path_factory):
     out = tmp_path_factory.mktemp("robust_out")
-    assert robustify(*MC_TASKS, "--family", "option_order", "--include-path", str(src), "--output", str(out)) == 0
+    assert robustify(*MC_TASKS, "--family", "option_order", "--show-options", "--include-path", str(src), "--output", str(out)) == 0
     assert robustify("arc_easy_local", "--family", "prompt", "--templates", str(TEMPLATES / "question_choices.yml"), "--include-path", str(src), "--output", str(out / "mc_prompt")) == 0
     assert robustify("local_qa", "--family", "prompt", "--family", "non_greedy", "--templates", str(qa_templates),
                      "--samples", "3", "--include-path", str(src), "--output", str(out)) == 0
     swap = out / "swap"
-    assert robustify("local_mc", "--family", "option_order", "--permutations", "swap", "--include-path", str(src),
-                     "--output", str(swap)) == 0
+    assert robustify("local_mc", "--family", "option_order", "--permutations", "swap", "--show-options",
+                     "--include-path", str(src), "--output", str(swap)) == 0
     return out
 
 
@@ -66,14 +66,19 @@ def mc_gold_text(doc: dict) -> str:
     return doc["choices"][int(doc["label"])]
 
 
+def shown_lines(context: str) -> dict[str, str]:
+    """The prompt's "X. option" lines (the last one per letter), as the model reads them."""
+    return {line[0]: line[3:].strip() for line in context.splitlines() if line[:1].isupper() and line[1:3] == ". "}
+
+
 def biased_mc(context: str, continuation: str, doc: dict):
     """Knows the answer to even question ids; on odd ones picks the first choice shown."""
     meta = doc["_robust"]
-    if "subject" in doc:  # MMLU: the continuation is a label; the prompt lists "A. option" lines
-        shown = dict(line.split(". ", 1) for line in context.splitlines() if line[:1].isupper() and line[1:3] == ". ")
+    label = continuation.strip()
+    if len(label) == 1 and label in shown_lines(context):  # a letter; the prompt lists "A. option" lines
         if int(meta["question_id"]) % 2 == 0:
-            return 0.0 if shown[continuation.strip()] == mc_gold_text(doc) else -5.0
-        return -float(LETTERS.index(continuation.strip()))
+            return 0.0 if shown_lines(context)[label] == mc_gold_text(doc).strip() else -5.0
+        return -float(LETTERS.index(label))
     if int(meta["question_id"]) % 2 == 0:
         return 0.0 if continuation.strip() == mc_gold_text(doc).strip() else -5.0
     shown = doc["options"] if "options" in doc else doc["choices"]["text"] if "answerKey" in doc else doc["choices"]
@@ -136,9 +141,9 @@ def oracle_option_order(rows: list[dict]) -> dict:
         doc = row["doc"]
         args = list(row["arguments"].values())
         shown = [a["arg_1"].strip() for a in args]
-        if all(len(c) == 1 for c in shown):  # labels: the options are the prompt's "X. text" lines
-            lines = dict(line.split(". ", 1) for line in args[0]["arg_0"].splitlines() if line[1:3] == ". ")
-            shown = [lines[c].strip() for c in shown]
+        if all(len(c) == 1 and c in LETTERS for c in shown):  # labels: the options are the prompt's "X. text" lines
+            lines = shown_lines(args[0]["arg_0"])
+            shown = [lines[c] for c in shown]
         lls = [float(logged_ll(r)) for r in row["filtered_resps"]]
         chosen = shown[max(range(len(lls)), key=lambda i: (lls[i], -i))]  # first of the best
         gold = mc_gold_text(doc).strip()
@@ -339,7 +344,7 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     import lm_eval
     import yaml
 
-    assert robustify("arc_easy", "--family", "option_order", "--output", str(tmp_path)) == 0
+    assert robustify("arc_easy", "--family", "option_order", "--show-options", "--output", str(tmp_path)) == 0
     cfg = yaml.safe_load((tmp_path / "robust_option_order_arc_easy.yaml").read_text().replace("!function ", ""))
     assert cfg["metadata"]["robust"]["config"] == str(Path(lm_eval.__file__).resolve().parent / "tasks" / "arc" / "arc_easy.yaml")
 
@@ -355,6 +360,8 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     (["lambada_openai", "--family", "prompt"], "task lambada_openai: output type loglikelihood; robustify handles"),
     (["squadv2", "--family", "non_greedy"], "task squadv2: a Python task class"),
     (["local_mc", "--family", "option_order", "--samples", "3"], "--samples applies to the prompt and non_greedy families"),
+    (["local_mc", "--family", "option_order"], "task local_mc: its prompt never shows the options (a cloze task"),
+    (["arc_easy_local", "--family", "option_order"], "so their order changes nothing the model sees); --show-options"),
 ])
 def test_refusals(src, tmp_path, capsys, argv, message):
     out = tmp_path / "out"
@@ -405,7 +412,7 @@ def test_a_file_it_did_not_write_is_not_replaced(src, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     (out / "robust_local_mc.yaml").write_text("group: mine\n")
-    assert robustify("local_mc", "--family", "option_order", "--include-path", str(src), "--output", str(out)) == 2
+    assert robustify("local_mc", "--family", "option_order", "--show-options", "--include-path", str(src), "--output", str(out)) == 2
     assert "not written by scorekit robustify; not replaced" in capsys.readouterr().err
     assert (out / "robust_local_mc.yaml").read_text() == "group: mine\n"
     assert not (out / "robust_option_order_local_mc.yaml").exists()

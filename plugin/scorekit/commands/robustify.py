@@ -32,6 +32,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    "into each position (swap, SCORE)")
     p.add_argument("--choice-score", choices=("acc", "acc_norm"), default="acc",
                    help="multiple choice: pick the highest log-likelihood (acc) or per character (acc_norm)")
+    p.add_argument("--show-options", action="store_true",
+                   help="option_order on a cloze task (options scored as continuations, never shown: arc_easy, "
+                   "hellaswag, boolq): ask it as lettered options scored on the letters (docs/robustify.md)")
     p.add_argument("--include-path", metavar="DIR", help="folder of your own lm-eval task YAMLs")
     p.add_argument("--harness", choices=("lm_eval", "lighteval"), default="lm_eval",
                    help="write lm-eval task YAMLs (default) or a lighteval custom-tasks module")
@@ -113,9 +116,13 @@ def run(args: argparse.Namespace) -> int:
             # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
             fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
             check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            show = family == "option_order" and _option_order_shape(name, cfg, args.show_options)
             spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
                               family=family, permutations=args.permutations, templates=tuple(templates),
-                              samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score)
+                              samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
+                              show_options=show)
+            if family == "option_order":
+                _probe(spec, cfg)
             files[f"{task_name(family, name)}.yaml"] = render_task(spec)
             written.append(family)
         files[f"{group_name(name)}.yaml"] = render_group(name, _with_earlier(out_dir, name, written))
@@ -123,6 +130,66 @@ def run(args: argparse.Namespace) -> int:
     for path in write(out_dir, files):
         print(path)
     return 0
+
+
+def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
+    """Whether option order asks ``name`` as lettered options (``--show-options`` on a task
+    scored on option texts); ScorekitError for a cloze task without the flag. A task scored on
+    labels already shows its options and is written as it is (a note says the flag is unused)."""
+    import sys
+
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.robust_yaml import option_shape
+
+    shape = option_shape(cfg)
+    if shape == "labels":
+        if show_options:
+            print(f"scorekit: note: task {name} already shows lettered options; --show-options leaves it as it is",
+                  file=sys.stderr)
+        return False
+    if shape == "cloze" and not show_options:
+        raise ScorekitError("its prompt never shows the options (a cloze task: each option is scored as a "
+                            "continuation, so their order changes nothing the model sees); --show-options asks it "
+                            "as lettered options scored on the letters", where=f"task {name}")
+    return show_options
+
+
+def _local_data(cfg: dict) -> bool:
+    """The task's documents can be read without a network: local data files or a local folder."""
+    kwargs = cfg.get("dataset_kwargs") or {}
+    path = str(cfg.get("dataset_path") or "")
+    return bool(kwargs.get("data_files")) or bool(path) and Path(path).exists()
+
+
+def _probe(spec, cfg: dict) -> None:
+    """Build the robustified task as lm-eval will, so that every document is checked now
+    (:class:`scorekit.lm_eval.robust_task.RobustTask` expands them all): a document whose
+    options cannot be moved is refused here, nothing written. Offline (``HF_DATASETS_OFFLINE``)
+    only local data is read; when the documents cannot be loaded, a note says that they are
+    checked when lm-eval runs the task."""
+    import os
+    import sys
+
+    from scorekit.errors import ScorekitError
+
+    offline = os.environ.get("HF_DATASETS_OFFLINE", "") in ("1", "true", "TRUE") or \
+        os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "TRUE")
+    if offline and not _local_data(cfg):
+        return
+    from scorekit.lm_eval.robust_task import RobustStop, RobustTask
+    from scorekit.lm_eval.robust_yaml import task_name
+
+    config = {"task": task_name(spec.family, spec.task), "metadata": {"version": 1.0, "robust": spec.params()}}
+    RobustStop.quiet = True
+    try:
+        RobustTask(config=config)
+    except RobustStop as stop:
+        raise ScorekitError(stop.message) from None
+    except Exception as exc:  # noqa: BLE001 - the data could not be loaded here; lm-eval will try again
+        print(f"scorekit: note: task {spec.task}: its documents could not be loaded to check them "
+              f"({type(exc).__name__}); each is checked when lm-eval runs the task", file=sys.stderr)
+    finally:
+        RobustStop.quiet = False
 
 
 def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:

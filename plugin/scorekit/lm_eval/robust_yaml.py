@@ -41,12 +41,15 @@ class RobustSpec:
     samples: int = 1
     temperature: float = 0.7
     choice_score: str = "acc"
+    show_options: bool = False
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"task": self.task, "config": self.config, "include_path": self.include_path,
                                "family": self.family}
         if self.family == "option_order":
             out.update(permutations=self.permutations)
+            if self.show_options:
+                out["show_options"] = True
         if self.family == "prompt":
             out["templates"] = list(self.templates)
         if self.samples > 1:
@@ -89,6 +92,76 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     if family == "non_greedy" and samples < 2:
         raise ScorekitError("--family non_greedy needs --samples N with N >= 2", where=where)
     return output_type
+
+
+SHAPES = ("labels", "texts", "cloze", "function")
+
+
+def _is_function(value: Any) -> bool:
+    """A ``!function`` as lm-eval's loader gives it unresolved: ``/path/module.name`` with
+    ``/path/module.py`` on disk."""
+    if not isinstance(value, str) or not value.startswith("/"):
+        return False
+    module = value.rsplit(".", 1)[0]
+    return Path(module + ".py").is_file()
+
+
+def _fields(value: Any) -> set[str] | None:
+    """Document fields a ``doc_to_*`` string reads: a jinja template's variables, or the name
+    itself when it is a bare field name; None when it cannot be parsed."""
+    from jinja2 import Environment, TemplateSyntaxError, meta
+
+    text = str(value)
+    if "{{" not in text and "{%" not in text:
+        return {text} if text.isidentifier() else set()
+    try:
+        return set(meta.find_undeclared_variables(Environment().parse(text)))
+    except TemplateSyntaxError:
+        return None
+
+
+def option_shape(cfg: dict[str, Any]) -> str:
+    """How a multiple_choice task's prompt shows its options, from its config alone (no data):
+
+    - ``labels``: the choices scored are labels (``["A", "B", ...]``, ``(A)``, also written as a
+      jinja list); the prompt is expected to show the options after them;
+    - ``texts``: the choices are texts from document fields that ``doc_to_text`` also reads, so
+      the prompt may show them as text;
+    - ``cloze``: the choices are texts the prompt never reads (arc_easy, hellaswag; word
+      labels such as boolq's ``no``/``yes`` that the prompt does not write): option order
+      changes nothing the model sees;
+    - ``function``: choices or prompt come from Python (``!function``); only the documents tell.
+
+    Every shape but ``cloze`` is checked again on every document when lm-eval runs the task.
+    """
+    import ast
+
+    choice, text = cfg.get("doc_to_choice"), cfg.get("doc_to_text")
+    if _is_function(choice):
+        return "function"
+    literal: Any = None
+    if isinstance(choice, (list, dict)):
+        literal = list(choice.values()) if isinstance(choice, dict) else choice
+    elif isinstance(choice, str) and choice.strip().startswith("{{") and choice.strip().endswith("}}"):
+        try:
+            literal = ast.literal_eval(choice.strip()[2:-2].strip())
+        except (ValueError, SyntaxError):
+            literal = None
+    if isinstance(literal, (list, tuple)):
+        from scorekit.robustness.shown_options import labels_of
+
+        if labels_of([str(c) for c in literal]) is not None:
+            return "labels"
+        if _is_function(text):
+            return "function"
+        shown = isinstance(text, str) and all(str(c).strip() and str(c).strip() in text for c in literal)
+        return "texts" if shown else "cloze"
+    if _is_function(text):
+        return "function"
+    needs, reads = _fields(choice), _fields(text if text is not None else "")
+    if needs is None or reads is None:
+        return "function"
+    return "texts" if needs and needs <= reads else "cloze"
 
 
 def _dump(data: dict[str, Any]) -> str:
