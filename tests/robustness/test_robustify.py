@@ -360,8 +360,13 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     (["lambada_openai", "--family", "prompt"], "task lambada_openai: output type loglikelihood; robustify handles"),
     (["squadv2", "--family", "non_greedy"], "task squadv2: a Python task class"),
     (["local_mc", "--family", "option_order", "--samples", "3"], "--samples applies to the prompt and non_greedy families"),
-    (["local_mc", "--family", "option_order"], "task local_mc: its prompt never shows the options (a cloze task"),
-    (["arc_easy_local", "--family", "option_order"], "so their order changes nothing the model sees); --show-options"),
+    # cloze tasks: their documents read (local data) say so
+    (["local_mc", "--family", "option_order"], "task local_mc: document 0: the prompt shows none of the options (a cloze task"),
+    (["arc_easy_local", "--family", "option_order"], "changes nothing the model sees); scorekit robustify --show-options asks"),
+    # ... or, offline without the data, their configs
+    (["arc_easy", "--family", "option_order"], "task arc_easy: its prompt does not read the fields its choices come from, "
+                                              "so it never shows the options (a cloze task"),
+    (["hellaswag", "--family", "option_order"], "task hellaswag: its prompt does not read the fields"),
 ])
 def test_refusals(src, tmp_path, capsys, argv, message):
     out = tmp_path / "out"
@@ -416,6 +421,40 @@ def test_a_file_it_did_not_write_is_not_replaced(src, tmp_path, capsys):
     assert "not written by scorekit robustify; not replaced" in capsys.readouterr().err
     assert (out / "robust_local_mc.yaml").read_text() == "group: mine\n"
     assert not (out / "robust_option_order_local_mc.yaml").exists()
+
+
+@pytest.fixture(scope="module")
+def clashing(src, tmp_path_factory):
+    """Tasks ``qa`` and ``prompt_qa``: the prompt family of the first and the group of the second
+    are both named ``robust_prompt_qa``."""
+    folder = tmp_path_factory.mktemp("clash")
+    base = (src / "local_qa.yaml").read_text()
+    for name in ("qa", "prompt_qa"):
+        (folder / f"{name}.yaml").write_text(base.replace("task: local_qa\n", f"task: {name}\n"))
+    return folder
+
+
+def test_names_that_clash_in_one_call_are_refused(clashing, qa_templates, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert robustify("qa", "prompt_qa", "--family", "prompt", "--templates", str(qa_templates), "--include-path",
+                     str(clashing), "--output", str(out)) == 2
+    err = capsys.readouterr().err
+    assert ("scorekit: error: the prompt family of task qa and the group of task prompt_qa would both be written to "
+            "robust_prompt_qa.yaml") in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_a_file_written_for_another_task_is_not_replaced(clashing, qa_templates, tmp_path, capsys):
+    out = tmp_path / "out"
+    args = ("--family", "prompt", "--templates", str(qa_templates), "--include-path", str(clashing), "--output", str(out))
+    assert robustify("qa", *args) == 0
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    capsys.readouterr()
+    assert robustify("prompt_qa", *args) == 2
+    err = capsys.readouterr().err
+    assert (f"{out / 'robust_prompt_qa.yaml'}: holds the prompt family of task qa; the group of task prompt_qa has the "
+            "same name; not replaced") in err and err.count("\n") == 1
+    assert {p.name: p.read_text() for p in out.iterdir()} == before  # nothing replaced, nothing added
 
 
 def test_lm_eval_cli_runs_the_written_task(written, tmp_path):

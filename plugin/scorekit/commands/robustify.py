@@ -46,9 +46,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def _with_earlier(out_dir: Path, task: str, families: list[str]) -> list[str]:
     """``families`` plus those an earlier ``robustify`` call wrote for ``task`` into ``out_dir``
     (their task files are still there), so the group keeps every family written for the task."""
-    from scorekit.lm_eval.robust_yaml import task_name
+    from scorekit.lm_eval.robust_yaml import owner, task_name
 
-    earlier = [f for f in FAMILIES if f not in families and (out_dir / f"{task_name(f, task)}.yaml").is_file()]
+    def wrote(family: str) -> bool:
+        path = out_dir / f"{task_name(family, task)}.yaml"
+        return path.is_file() and owner(path.read_text(encoding="utf-8", errors="replace")) == \
+            f"the {family} family of task {task}"
+
+    earlier = [f for f in FAMILIES if f not in families and wrote(f)]
     return [f for f in FAMILIES if f in families or f in earlier]
 
 
@@ -121,75 +126,107 @@ def run(args: argparse.Namespace) -> int:
                               family=family, permutations=args.permutations, templates=tuple(templates),
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
                               show_options=show)
-            if family == "option_order":
-                _probe(spec, cfg)
-            files[f"{task_name(family, name)}.yaml"] = render_task(spec)
+            if family == "option_order" and not _probe(spec, cfg) and not show:
+                _refuse_cloze(name, cfg)
+            _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
             written.append(family)
-        files[f"{group_name(name)}.yaml"] = render_group(name, _with_earlier(out_dir, name, written))
+        _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)
     for path in write(out_dir, files):
         print(path)
     return 0
 
 
+def _add(files: dict[str, str], rel: str, text: str) -> None:
+    """``files[rel] = text``, refused when one call writes two different things under one name."""
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.robust_yaml import owner
+
+    if rel in files and owner(files[rel]) != owner(text):
+        raise ScorekitError(f"{owner(files[rel])} and {owner(text)} would both be written to {rel}; robustify them "
+                            "into different --output folders")
+    files[rel] = text
+
+
 def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
-    """Whether option order asks ``name`` as lettered options (``--show-options`` on a task
-    scored on option texts); ScorekitError for a cloze task without the flag. A task scored on
-    labels already shows its options and is written as it is (a note says the flag is unused)."""
+    """Whether option order asks ``name`` as lettered options: ``--show-options`` on a task scored
+    on option texts. A task scored on labels already shows its options and is written as it is
+    (a note says the flag is unused)."""
     import sys
 
-    from scorekit.errors import ScorekitError
     from scorekit.lm_eval.robust_yaml import option_shape
 
-    shape = option_shape(cfg)
-    if shape == "labels":
+    if option_shape(cfg) == "labels":
         if show_options:
             print(f"scorekit: note: task {name} already shows lettered options; --show-options leaves it as it is",
                   file=sys.stderr)
         return False
-    if shape == "cloze" and not show_options:
-        raise ScorekitError("its prompt never shows the options (a cloze task: each option is scored as a "
-                            "continuation, so their order changes nothing the model sees); --show-options asks it "
-                            "as lettered options scored on the letters", where=f"task {name}")
     return show_options
 
 
-def _local_data(cfg: dict) -> bool:
-    """The task's documents can be read without a network: local data files or a local folder."""
+def _refuse_cloze(name: str, cfg: dict) -> None:
+    """ScorekitError for a task whose documents could not be read and whose config says it is a
+    cloze task (:func:`scorekit.lm_eval.robust_yaml.option_shape`)."""
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.robust_yaml import option_shape
+
+    if option_shape(cfg) == "cloze":
+        raise ScorekitError("its prompt does not read the fields its choices come from, so it never shows the "
+                            "options (a cloze task: each option is scored as a continuation and their order changes "
+                            "nothing the model sees); --show-options asks it as lettered options scored on the "
+                            "letters", where=f"task {name}")
+
+
+def _offline() -> bool:
+    import os
+
+    return any(os.environ.get(k, "") in ("1", "true", "TRUE", "True") for k in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"))
+
+
+def _can_read_documents(cfg: dict) -> bool:
+    """Whether robustify reads the task's documents to check them: always online (lm-eval would
+    fetch them too); offline only local data files or a local folder."""
+    if not _offline():
+        return True
     kwargs = cfg.get("dataset_kwargs") or {}
     path = str(cfg.get("dataset_path") or "")
     return bool(kwargs.get("data_files")) or bool(path) and Path(path).exists()
 
 
-def _probe(spec, cfg: dict) -> None:
+def _probe(spec, cfg: dict) -> bool:
     """Build the robustified task as lm-eval will, so that every document is checked now
     (:class:`scorekit.lm_eval.robust_task.RobustTask` expands them all): a document whose
-    options cannot be moved is refused here, nothing written. Offline (``HF_DATASETS_OFFLINE``)
-    only local data is read; when the documents cannot be loaded, a note says that they are
-    checked when lm-eval runs the task."""
-    import os
+    options cannot be moved is refused here, nothing written. When the documents cannot be
+    read (offline, hub data) or loaded, they are checked when lm-eval runs the task (a note
+    says so when loading failed). True when every document was checked."""
     import sys
 
     from scorekit.errors import ScorekitError
 
-    offline = os.environ.get("HF_DATASETS_OFFLINE", "") in ("1", "true", "TRUE") or \
-        os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "TRUE")
-    if offline and not _local_data(cfg):
-        return
+    if not _can_read_documents(cfg):
+        return False
     from scorekit.lm_eval.robust_task import RobustStop, RobustTask
     from scorekit.lm_eval.robust_yaml import task_name
 
+    import datasets
+
     config = {"task": task_name(spec.family, spec.task), "metadata": {"version": 1.0, "robust": spec.params()}}
     RobustStop.quiet = True
+    bars_on = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # the data is read to check it; a one-line answer stays one line
     try:
         RobustTask(config=config)
+        return True
     except RobustStop as stop:
         raise ScorekitError(stop.message) from None
     except Exception as exc:  # noqa: BLE001 - the data could not be loaded here; lm-eval will try again
         print(f"scorekit: note: task {spec.task}: its documents could not be loaded to check them "
               f"({type(exc).__name__}); each is checked when lm-eval runs the task", file=sys.stderr)
+        return False
     finally:
         RobustStop.quiet = False
+        if bars_on:
+            datasets.enable_progress_bars()
 
 
 def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:

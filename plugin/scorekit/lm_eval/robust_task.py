@@ -245,9 +245,11 @@ class RobustTask(ScorekitTask):
             try:
                 shown = locate(prompt, choices)
             except ValueError as exc:
-                hint = ("" if labels_of(choices) is not None else
-                        "; a cloze task (options scored as continuations, never shown) needs scorekit robustify --show-options")
-                raise ValueError(f"{exc}{hint}") from None
+                if labels_of(choices) is None and not any(str(c).strip() and str(c).strip() in prompt for c in choices):
+                    raise ValueError("the prompt shows none of the options (a cloze task: each option is scored as a "
+                                     "continuation and their order changes nothing the model sees); scorekit robustify "
+                                     "--show-options asks it as lettered options") from None
+                raise ValueError(str(exc)) from None
             k, layout = len(shown.spans), shown.style
             contents = choices if layout == "text" else [t.strip() for t in shown.texts(prompt)] + choices[k:]
             if gold >= k:

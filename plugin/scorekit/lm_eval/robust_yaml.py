@@ -181,20 +181,40 @@ def render_group(task: str, families: list[str]) -> str:
                            "metadata": {"version": VERSION}})
 
 
+def owner(text: str) -> str:
+    """What a YAML written by robustify is, in words: ``the <family> family of task <T>`` or
+    ``the group of task <T>`` (``?`` when it cannot be told)."""
+    try:
+        data = yaml.safe_load(text.replace("!function ", ""))
+    except yaml.YAMLError:
+        return "?"
+    if not isinstance(data, dict):
+        return "?"
+    robust = (data.get("metadata") or {}).get("robust") if isinstance(data.get("metadata"), dict) else None
+    if isinstance(robust, dict):
+        return f"the {robust.get('family')} family of task {robust.get('task')}"
+    group = str(data.get("group") or "")
+    return f"the group of task {group[len('robust_'):]}" if group.startswith("robust_") else "?"
+
+
 def write(out_dir: Path, files: dict[str, str]) -> list[Path]:
     """Write every file (atomically each) after checking that none would replace a file that
-    ``scorekit robustify`` did not write."""
+    ``scorekit robustify`` did not write, or one it wrote for something else (the prompt family
+    of task ``foo`` and the group of task ``prompt_foo`` are both ``robust_prompt_foo``)."""
     from scorekit.io import write_text_atomic
 
-    for rel in files:
+    for rel, text in files.items():
         path = out_dir / rel
         if path.exists():
             try:
-                first = path.read_text(encoding="utf-8").splitlines()[:1]
+                old = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
-                first = []
-            if first != [HEADER.rstrip("\n")]:
+                old = ""
+            if old.splitlines()[:1] != [HEADER.rstrip("\n")]:
                 raise ScorekitError("exists and was not written by scorekit robustify; not replaced", path=path)
+            if owner(old) != owner(text):
+                raise ScorekitError(f"holds {owner(old)}; {owner(text)} has the same name; not replaced "
+                                    "(write it into another --output folder)", path=path)
     written = []
     for rel, text in files.items():
         write_text_atomic(out_dir / rel, text)
