@@ -66,6 +66,8 @@ def _task_index(include: str | None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from scorekit.errors import ScorekitError
     from scorekit.lm_eval.robust_yaml import RobustSpec, check_task, group_name, render_group, render_task, task_name, write
 
@@ -126,8 +128,12 @@ def run(args: argparse.Namespace) -> int:
                               family=family, permutations=args.permutations, templates=tuple(templates),
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
                               show_options=show)
-            if family == "option_order" and not _probe(spec, cfg) and not show:
-                _refuse_cloze(name, cfg)
+            if family == "option_order":
+                unchecked = _probe(spec, cfg)
+                if unchecked is not None and not show:
+                    _refuse_cloze(name, cfg)
+                if unchecked:
+                    print(f"scorekit: note: task {name}: {unchecked}", file=sys.stderr)
             _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
             written.append(family)
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
@@ -188,23 +194,26 @@ def _can_read_documents(cfg: dict) -> bool:
     fetch them too); offline only local data files or a local folder."""
     if not _offline():
         return True
-    kwargs = cfg.get("dataset_kwargs") or {}
+    files = (cfg.get("dataset_kwargs") or {}).get("data_files")
+    if files:
+        values = files.values() if isinstance(files, dict) else [files]
+        paths = [p for v in values for p in (v if isinstance(v, list) else [v])]
+        return all(Path(str(p)).is_file() for p in paths)
     path = str(cfg.get("dataset_path") or "")
-    return bool(kwargs.get("data_files")) or bool(path) and Path(path).exists()
+    return bool(path) and Path(path).exists()
 
 
-def _probe(spec, cfg: dict) -> bool:
+def _probe(spec, cfg: dict) -> str | None:
     """Build the robustified task as lm-eval will, so that every document is checked now
     (:class:`scorekit.lm_eval.robust_task.RobustTask` expands them all): a document whose
     options cannot be moved is refused here, nothing written. When the documents cannot be
     read (offline, hub data) or loaded, they are checked when lm-eval runs the task (a note
-    says so when loading failed). True when every document was checked."""
-    import sys
-
+    says so when loading failed). None when every document was checked, else why not ("" when
+    they were not to be read)."""
     from scorekit.errors import ScorekitError
 
     if not _can_read_documents(cfg):
-        return False
+        return ""
     from scorekit.lm_eval.robust_task import RobustStop, RobustTask
     from scorekit.lm_eval.robust_yaml import task_name
 
@@ -216,13 +225,12 @@ def _probe(spec, cfg: dict) -> bool:
     datasets.disable_progress_bars()  # the data is read to check it; a one-line answer stays one line
     try:
         RobustTask(config=config)
-        return True
+        return None
     except RobustStop as stop:
         raise ScorekitError(stop.message) from None
     except Exception as exc:  # noqa: BLE001 - the data could not be loaded here; lm-eval will try again
-        print(f"scorekit: note: task {spec.task}: its documents could not be loaded to check them "
-              f"({type(exc).__name__}); each is checked when lm-eval runs the task", file=sys.stderr)
-        return False
+        return (f"its documents could not be loaded to check them ({type(exc).__name__}); each is checked "
+                "when lm-eval runs the task")
     finally:
         RobustStop.quiet = False
         if bars_on:
