@@ -475,9 +475,12 @@ def test_docstring_examples():
     import doctest
 
     import scorekit.robustness.robustify as module
+    import scorekit.robustness.shown_options as shown
 
     result = doctest.testmod(module)
     assert result.attempted >= 8 and result.failed == 0
+    result = doctest.testmod(shown)
+    assert result.attempted >= 10 and result.failed == 0
 
 
 def test_limit_cuts_whole_questions_only(written, tmp_path):

@@ -15,10 +15,13 @@ few-shot setup are the wrapped task's. Then:
   plus a ``_robust`` field (question id = row index, variant, number of variants, display order,
   canonical map, canonical gold), so lm-eval's samples log holds everything needed to recompute
   the numbers. Few-shot examples are the wrapped task's own, unexpanded documents;
-- ``option_order`` shows the choices in each arrangement (``doc_to_choice`` permuted,
-  ``doc_to_target`` = the gold's position; when the choices are fixed labels, MMLU's shape,
-  the labels stay and the document field listing the options is permuted before the prompt is
-  rendered); ``prompt`` renders template t with lm-eval's jinja
+- ``option_order`` shows the options in each arrangement where the wrapped task's own rendered
+  prompt shows them (:mod:`scorekit.robustness.shown_options`: after their labels, or as the
+  choice texts themselves; every document checked, a failure stops the run with one line,
+  :class:`RobustStop`), the gold moved with its text (``doc_to_target`` = the gold's position;
+  choices that are texts are scored in the shown order); with ``show_options`` a task scored
+  on option texts is asked as lettered options scored on the letters (few-shot examples too);
+  ``prompt`` renders template t with lm-eval's jinja
   over the document's own fields; ``non_greedy`` (and ``prompt`` with ``samples`` > 1) asks for
   ``samples`` samples per document (``repeats``, sampling at ``temperature``; with
   ``--gen_kwargs seed=N`` every sample gets its own seed, as in :class:`ScorekitTask`); the
