@@ -639,3 +639,47 @@ def test_robustify_logs_read_in_parts_as_whole(mc_run, qa_run):
 
     for _, out in (mc_run, qa_run):
         assert_parts_read_the_same([out])
+
+
+BBH_LIKE = [
+    {"input": "Which is a fruit?\nOptions:\n(A) apple\n(B) brick\n(C) spoon", "target": "(A)"},
+    {"input": "Which is a colour?\nOptions:\n(A) table\n(B) red", "target": "(B)"},
+]
+
+
+def _bbh_like(folder: Path, rows: list[dict]) -> Path:
+    """lm-eval's leaderboard BBH (multiple choice) config on local rows: the options are inside
+    the input text as ``(A) ...`` lines."""
+    data = folder / "bbh_like.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "bbh_like.yaml").write_text(
+        f"include: {LM_EVAL_TASKS / 'leaderboard' / 'bbh_mc' / 'date_understanding.yaml'}\ntask: bbh_like\ntag: []\n"
+        f"dataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\nnum_fewshot: 0\n")
+    return data
+
+
+def test_a_document_without_its_options_is_refused_before_writing(tmp_path, capsys):
+    _bbh_like(tmp_path, [*BBH_LIKE, {"input": "Which is an animal?", "target": "(A)"}])
+    out = tmp_path / "out"
+    assert robustify("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scorekit: error: task bbh_like: document 2: the prompt does not show the labels A, B, ...")
+    assert err.count("\n") == 1 and not out.exists()
+
+
+def test_a_later_document_stops_the_run_in_one_line(tmp_path):
+    """Written when the data was good; the data changed before the run: lm-eval's CLI stops at
+    the bad document with scorekit's one line and exit status 2, not a traceback."""
+    data = _bbh_like(tmp_path, BBH_LIKE)
+    out = tmp_path / "out"
+    assert robustify("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output", str(out)) == 0
+    rows = [*BBH_LIKE, {"input": "Pick one:\n(A) one\n(B) two\n(A) three", "target": "(A)"}]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(out),
+                          "--tasks", "robust_option_order_bbh_like", "--output_path", str(tmp_path / "logs")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2, run.stderr[-2000:]
+    lines = [line for line in run.stderr.splitlines() if line.startswith("scorekit: error: ")]
+    assert lines == ["scorekit: error: task bbh_like: document 2: the prompt does not show the labels A, B, ... once each "
+                     "at the start of a line (A. / A) / A: / (A)) or as (A) in the text"]
+    assert "Traceback" not in run.stderr
