@@ -85,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         from scorekit.robustness.robustify import read_templates
 
         templates = read_templates(args.templates)
+    if args.show_options and "option_order" not in families:
+        raise ScorekitError("--show-options is for --family option_order")
     if args.harness == "lighteval":
+        if args.show_options:
+            raise ScorekitError("--show-options is not available with --harness lighteval (see docs/robustify.md, lighteval)")
         return _write_for_lighteval(args, families, templates)
     if args.custom_tasks:
         raise ScorekitError("--custom-tasks is for --harness lighteval (lm-eval tasks: --include-path)")
