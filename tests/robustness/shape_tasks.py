@@ -9,6 +9,7 @@ files of rows made up here in the real dataset's columns (the prompt, choices, t
   ``mc_answer1``..., medmcqa ``opa``... in a Python prompt, arabicmmlu ``Option 1``... in a
   Python prompt with Python labels), from a nested dict (commonsense_qa ``choices.text``), as
   ``(A)`` lines from ``process_docs`` fields (gpqa) or inside the input text (leaderboard BBH);
+- a task that generates the letter (kmmlu's ``direct`` tasks, scored by exact match);
 - cloze tasks asked with ``--show-options``: arc_easy, hellaswag (``process_docs``), and boolq's
   word labels.
 """
@@ -198,6 +199,8 @@ SHAPES: list[Shape] = [
           lambda r: r[r["answer"]]),
     Shape("kmmlu_accounting", "kmmlu/default/kmmlu_accounting.yaml", {"test": "eval", "dev": "eval"}, KMMLU,
           lambda r: r["ABCD"[r["answer"] - 1]]),
+    Shape("kmmlu_direct_accounting", "kmmlu/direct/kmmlu_direct_accounting.yaml", {"test": "eval", "dev": "eval"}, KMMLU,
+          lambda r: r["ABCD"[r["answer"] - 1]]),  # generates the letter
     Shape("belebele_eng_Latn", "belebele/belebele_eng_Latn.yaml", {"test": "eval"}, BELEBELE,
           lambda r: r[f"mc_answer{r['correct_answer_num']}"]),
     Shape("gpqa_main_zeroshot", "gpqa/zeroshot/gpqa_main_zeroshot.yaml", {"train": "eval"}, GPQA, lambda r: r["Correct Answer"]),

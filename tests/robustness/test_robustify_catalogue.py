@@ -41,6 +41,7 @@ def test_every_task_is_written_or_refused_in_one_line(tmp_path):
     tasks = sorted(n for n, e in index.items() if e.kind not in (Kind.GROUP, Kind.TAG))
     outcomes: Counter[str] = Counter()
     shapes: Counter[str] = Counter()
+    generation: Counter[str] = Counter()  # tasks generating a letter of shown options
     bad = []
     for name in tasks:
         rc, err = robustify_one(name, str(tmp_path))
@@ -59,6 +60,8 @@ def test_every_task_is_written_or_refused_in_one_line(tmp_path):
             cfg = load_yaml(entry.yaml_path, resolve_func=False)
             if cfg.get("output_type") == "multiple_choice":
                 shapes[f"{option_shape(cfg)}:{'written' if rc == 0 else 'refused'}"] += 1
+            elif cfg.get("output_type", "generate_until") == "generate_until":
+                generation[f"{'written' if rc == 0 else 'refused'}"] += 1
     assert not bad, bad[:5]
     # what was written loads with lm-eval's loader (RobustTask resolved through !function)
     written = sorted(tmp_path.glob("robust_option_order_*.yaml"))
@@ -67,7 +70,7 @@ def test_every_task_is_written_or_refused_in_one_line(tmp_path):
         cfg = load_yaml(str(path), resolve_func=True)
         assert cfg["class"].__name__ == "RobustTask"
     cpu = time.process_time() - started
-    print(f"\nlm-eval {lm_eval.__version__}: {len(tasks)} tasks, {dict(outcomes)}; multiple choice: {dict(sorted(shapes.items()))}; "
+    print(f"\nlm-eval {lm_eval.__version__}: {len(tasks)} tasks, {dict(outcomes)}; multiple choice: {dict(sorted(shapes.items()))}; generate_until: {dict(generation)}; "
           f"{cpu:.0f} s CPU")
     mc = sum(shapes.values())
     # letter-labelled tasks are all written; cloze tasks all refused offline (no data to tell)

@@ -54,6 +54,13 @@ def biased(context: str, continuation: str, doc: dict) -> float:
     return -float(LETTERS.index(letter))
 
 
+def letter_of_gold(context: str, gen_kwargs: dict, doc: dict) -> str:
+    """The generating model, biased the same way: the gold's letter on even question ids, A on odd ones."""
+    if int(doc["_robust"]["question_id"]) % 2 == 0:
+        return next(k for k, v in shown_options(context).items() if v == GOLD[question_of(doc)])
+    return "A"
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     import lm_eval
@@ -72,7 +79,7 @@ def run(tmp_path_factory):
     logs = tmp_path_factory.mktemp("shapes_logs")
     tracker = EvaluationTracker(output_path=str(logs))
     tasks = [f"robust_option_order_{local_name(s)}" for s in SHAPES]
-    res = lm_eval.simple_evaluate(model=ScriptedLM(loglikelihood=biased), tasks=tasks, log_samples=True,
+    res = lm_eval.simple_evaluate(model=ScriptedLM(loglikelihood=biased, generate=letter_of_gold), tasks=tasks, log_samples=True,
                                   task_manager=TaskManager(include_path=[str(out), str(src)], include_defaults=False),
                                   evaluation_tracker=tracker, bootstrap_iters=0)
     tracker.save_results_aggregated(results=res, samples=res["samples"])
@@ -97,10 +104,14 @@ def oracle(rows: list[dict]) -> dict:
         args = list(row["arguments"].values())
         prompt = args[0]["arg_0"]
         options = shown_options(prompt)
-        letters = [a["arg_1"].strip().strip("()") for a in args]
-        lls = [float(r[0][0] if isinstance(r[0], list) else r[0]) for r in row["filtered_resps"]]
-        best = max(range(len(lls)), key=lambda i: (lls[i], -i))
-        chosen = options.get(letters[best])
+        if isinstance(args[0]["arg_1"], dict):  # generated: the letter written
+            output = row["filtered_resps"][0]
+            chosen = options.get(str(output[0] if isinstance(output, list) else output).strip().strip("()"))
+        else:  # log-likelihoods of the letters
+            letters = [a["arg_1"].strip().strip("()") for a in args]
+            lls = [float(r[0][0] if isinstance(r[0], list) else r[0]) for r in row["filtered_resps"]]
+            best = max(range(len(lls)), key=lambda i: (lls[i], -i))
+            chosen = options.get(letters[best])
         gold = GOLD[question_of(row["doc"])]
         position = [letter for letter, text in options.items() if text == gold]
         assert len(position) == 1, (options, gold)  # the gold is shown exactly once

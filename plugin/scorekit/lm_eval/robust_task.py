@@ -63,7 +63,8 @@ from scorekit.robustness.robustify import (
     robust_metrics,
     text_answer,
 )
-from scorekit.robustness.shown_options import labels_of, locate, rearrange, show_options
+from scorekit.errors import shown as shown_value
+from scorekit.robustness.shown_options import bare_label, labels_of, locate, locate_labelled, rearrange, show_options
 
 __all__ = ["RobustTask", "RobustStop", "wrapped_config", "robust_metric_names", "LOWER_IS_BETTER", "IDENTICAL"]
 
@@ -115,6 +116,31 @@ def _sampled_filters(filter_list: list[dict] | None, k: int) -> list[dict]:
         steps = [dict(f) for f in pipeline.get("filter", []) if f.get("function") not in _ONE_SAMPLE_FILTERS]
         out.append({"name": pipeline["name"], "filter": steps + keep})
     return out
+
+
+_LABEL_RUNS = (string.ascii_uppercase, string.ascii_lowercase, "123456789")
+
+
+def _letter_answer(output: Any, meta: dict) -> int | None:
+    """The canonical option a generated answer names: the whole (filtered) output is a label
+    (``B``, ``(B)``, ``B.``), else its first stand-alone label of the shown ones; None
+    (unparsed) when it names none.
+
+    >>> meta = {"labels": ["A", "B", "C"], "order": [2, 0, 1], "canonical": [0, 1, 2]}
+    >>> _letter_answer(" (B)", meta), _letter_answer("The answer is A.", meta), _letter_answer("none", meta)
+    (0, 2, None)
+    """
+    import re
+
+    text = str(output or "").strip()
+    labels = list(meta["labels"])
+    label = bare_label(text)
+    if label not in labels:
+        found = [m.group(1) for m in re.finditer(r"(?<![A-Za-z0-9])\(?([A-Za-z0-9])\)?(?![A-Za-z0-9])", text)]
+        label = next((x for x in found if x in labels), None)
+    if label is None:
+        return None
+    return int(meta["canonical"][int(meta["order"][labels.index(label)])])
 
 
 class RobustStop(SystemExit):
@@ -263,9 +289,39 @@ class RobustTask(ScorekitTask):
         return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
                 for pos, order in arrangements(k, gold, self._scheme)]
 
+    def _gold_label(self, doc: dict) -> tuple[str, str]:
+        """A letter-generating task: (its target text, the label it names), or ValueError."""
+        target = ConfigurableTask.doc_to_target(self, doc)
+        label = bare_label(str(target)) if isinstance(target, (str, int)) and not isinstance(target, bool) else None
+        if label is None:
+            raise ValueError(f"the target {shown_value(target)} is not a label such as A or (A); option order on a "
+                             "generation task needs a task that answers with the letter of a shown option")
+        return str(target), label
+
+    def _letter_metas(self, doc: dict, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """Option order of a task that generates a letter: the options shown after the labels
+        A, B, ... (or a, b, ..., 1, 2, ...) in the rendered prompt move; the target's letter
+        moves with the gold."""
+        target, label = self._gold_label(doc)
+        prompt = self._original_prompt(doc)
+        labels = _LABEL_RUNS[next(i for i, run in enumerate(_LABEL_RUNS) if label in run)]
+        shown = locate_labelled(prompt, labels)
+        k = len(shown.spans)
+        gold = labels.index(label)
+        if gold >= k:
+            raise ValueError(f"the target {target!r} is not among the {k} options the prompt shows")
+        contents = [t.strip() for t in shown.texts(prompt)]
+        canon = canonical_map(contents)
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=shown.style,
+                    permuted=len(set(canon)) > 1, labels=list(labels[:k]), target=target, gold_label=label)
+        return [{**base, "variant": pos, "n_variants": k, "order": order}
+                for pos, order in arrangements(k, gold, self._scheme)]
+
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
         base = {"question_id": str(index), "family": self._family, "order": [], "canonical": [],
                 "gold_canonical": -1, "template": -1, "samples": self._samples}
+        if self.OUTPUT_TYPE != "multiple_choice" and self._family == "option_order":
+            return self._letter_metas(doc, base)
         if self.OUTPUT_TYPE == "multiple_choice":
             choices = self._original_choices(doc)
             gold = self._gold(doc, choices)
@@ -313,6 +369,10 @@ class RobustTask(ScorekitTask):
 
     def doc_to_text(self, doc: Any, doc_to_text: Any = None) -> Any:
         meta = self._meta(doc)
+        if doc_to_text is None and meta is not None and meta.get("labels") and self.OUTPUT_TYPE != "multiple_choice":
+            prompt = self._original_prompt(doc)
+            shown = locate_labelled(prompt, meta["labels"])
+            return rearrange(prompt, shown, [int(i) for i in meta["order"]])
         if doc_to_text is None and self._family == "option_order" and (self._show or meta is not None):
             prompt = self._original_prompt(doc)
             choices = self._original_choices(doc)
@@ -349,6 +409,8 @@ class RobustTask(ScorekitTask):
     def doc_to_target(self, doc: Any, doc_to_target: Any = None) -> Any:
         meta = self._meta(doc)
         if meta is not None and doc_to_target is None and self._family == "option_order":
+            if meta.get("labels") and self.OUTPUT_TYPE != "multiple_choice":  # the letter of the gold's new place
+                return meta["target"].replace(meta["gold_label"], meta["labels"][int(meta["variant"])], 1)
             return int(meta["variant"])
         if doc_to_target is None and self._show and self._converts(self._original_choices(doc)):
             return self._gold(doc, self._original_choices(doc))  # a few-shot example: the gold's letter
@@ -395,8 +457,12 @@ class RobustTask(ScorekitTask):
         else:
             outputs = compat.document_outputs(results)[: self._samples]
             first = int(meta["template"]) * self._samples if self._family == "prompt" else 0
-            records = [self._record(meta, first + s, text_answer(out), self._inner_correct(doc, out))
-                       for s, out in enumerate(outputs)]
+            if self._family == "option_order":  # the letter generated, as the option's content
+                records = [self._record(meta, meta["variant"], _letter_answer(out, meta), self._inner_correct(doc, out))
+                           for out in outputs[:1]]
+            else:
+                records = [self._record(meta, first + s, text_answer(out), self._inner_correct(doc, out))
+                           for s, out in enumerate(outputs)]
             item = records if self._samples > 1 else records[0]
             if self._samples > 1:
                 extra[IDENTICAL] = float(samples_identical(list(outputs)))

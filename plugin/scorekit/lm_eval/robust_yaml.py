@@ -77,10 +77,12 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     if output_type not in ("multiple_choice", "generate_until"):
         raise ScorekitError(f"output type {output_type}; robustify handles multiple_choice and generate_until", where=where)
     if family == "option_order":
-        if output_type != "multiple_choice":
-            raise ScorekitError(f"output type {output_type}: option order needs a multiple_choice task", where=where)
-        choice = cfg.get("doc_to_choice")
-        if choice is None:
+        if output_type == "generate_until":
+            if not _shows_letters(cfg.get("doc_to_text")):
+                raise ScorekitError("output type generate_until and its prompt template shows no lettered options "
+                                    "(A. ... B. ...); option order on a generation task needs one that answers with "
+                                    "the letter of a shown option", where=where)
+        elif cfg.get("doc_to_choice") is None:
             raise ScorekitError("no doc_to_choice: option order needs choices", where=where)
     if family == "prompt" and not templates:
         raise ScorekitError("--family prompt needs --templates FILE", where=where)
@@ -95,6 +97,22 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
 
 
 SHAPES = ("labels", "texts", "cloze", "function")
+
+
+def _shows_letters(text: Any) -> bool:
+    """A generation task's ``doc_to_text`` written to show lettered options: a template with the
+    markers of A and B in one style (``A.``/``(A)``/``A:``... at a line start, as
+    :mod:`scorekit.robustness.shown_options` finds them), or Python (only documents tell)."""
+    import re
+
+    from scorekit.robustness.shown_options import LABEL_STYLES
+
+    if _is_function(text):
+        return True
+    if not isinstance(text, str):
+        return False
+    return any(re.search(pattern.format(L="A"), text) and re.search(pattern.format(L="B"), text)
+               for _, pattern in LABEL_STYLES)
 
 
 def _is_function(value: Any) -> bool:
