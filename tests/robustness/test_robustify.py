@@ -352,7 +352,9 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
 # --- refusals: one line, exit 2, nothing written ------------------------------------------------
 
 @pytest.mark.parametrize("argv,message", [
-    (["local_qa", "--family", "option_order"], "task local_qa: output type generate_until: option order needs a multiple_choice task"),
+    (["local_qa", "--family", "option_order"], "task local_qa: output type generate_until and its prompt template shows no "
+                                            "lettered options (A. ... B. ...); option order on a generation task needs"),
+    (["gsm8k", "--family", "option_order"], "task gsm8k: output type generate_until and its prompt template shows no"),
     (["local_mc", "--family", "non_greedy"], "task local_mc: output type multiple_choice: sampling needs a generate_until task"),
     (["no_such_task", "--family", "option_order"], "task no_such_task: no such lm-eval task"),
     (["ai2_arc", "--family", "option_order"], "task ai2_arc: a tag, not a task"),
