@@ -126,15 +126,19 @@ def run(args: argparse.Namespace) -> int:
         for family in families:
             # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
             fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
-            check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
-            show = family == "option_order" and _option_order_shape(name, cfg, args.show_options)
+            output_type = check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            choices = family == "option_order" and output_type == "multiple_choice"
+            if family == "option_order" and args.show_options and not choices:
+                raise ScorekitError("--show-options is for multiple_choice tasks (this one generates its answer)",
+                                    where=f"task {name}")
+            show = choices and _option_order_shape(name, cfg, args.show_options)
             spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
                               family=family, permutations=args.permutations, templates=tuple(templates),
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
                               show_options=show)
             if family == "option_order":
                 unchecked = _probe(spec, cfg)
-                if unchecked is not None and not show:
+                if unchecked is not None and choices and not show:
                     _refuse_cloze(name, cfg)
                 if unchecked:
                     print(f"scorekit: note: task {name}: {unchecked}", file=sys.stderr)
