@@ -340,6 +340,14 @@ def test_report_from_results_files_only(mc_run, tmp_path, capsys):
     assert fam["source"] == "results" and fam["circular_accuracy"] == 0.5 and fam["variant_accuracy"]["A"] == 1.0
 
 
+def test_letter_generating_builtin_task_is_written_offline(tmp_path, capsys):
+    """kmmlu's direct tasks generate the letter of an option their template shows: written from
+    the config (their documents are checked when lm-eval runs them)."""
+    assert robustify("kmmlu_direct_accounting", "--family", "option_order", "--output", str(tmp_path)) == 0
+    assert (tmp_path / "robust_option_order_kmmlu_direct_accounting.yaml").is_file()
+    assert capsys.readouterr().err == ""
+
+
 def test_builtin_task_is_written_without_loading_data(tmp_path):
     import lm_eval
     import yaml
@@ -366,6 +374,8 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     (["local_mc", "--family", "option_order"], "task local_mc: document 0: the prompt shows none of the options (a cloze task"),
     (["arc_easy_local", "--family", "option_order"], "changes nothing the model sees); scorekit robustify --show-options asks"),
     (["local_qa", "--family", "prompt", "--show-options"], "--show-options is for --family option_order"),
+    (["kmmlu_direct_accounting", "--family", "option_order", "--show-options"],
+     "task kmmlu_direct_accounting: --show-options is for multiple_choice tasks (this one generates its answer)"),
     (["local_mc", "--family", "option_order", "--show-options", "--harness", "lighteval"],
      "--show-options is not available with --harness lighteval"),
     # ... or, offline without the data, their configs
