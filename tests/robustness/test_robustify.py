@@ -43,13 +43,13 @@ def qa_templates(tmp_path_factory):
 @pytest.fixture(scope="module")
 def written(src, qa_templates, tmp_path_factory):
     out = tmp_path_factory.mktemp("robust_out")
-    assert robustify(*MC_TASKS, "--family", "option_order", "--include-path", str(src), "--output", str(out)) == 0
+    assert robustify(*MC_TASKS, "--family", "option_order", "--show-options", "--include-path", str(src), "--output", str(out)) == 0
     assert robustify("arc_easy_local", "--family", "prompt", "--templates", str(TEMPLATES / "question_choices.yml"), "--include-path", str(src), "--output", str(out / "mc_prompt")) == 0
     assert robustify("local_qa", "--family", "prompt", "--family", "non_greedy", "--templates", str(qa_templates),
                      "--samples", "3", "--include-path", str(src), "--output", str(out)) == 0
     swap = out / "swap"
-    assert robustify("local_mc", "--family", "option_order", "--permutations", "swap", "--include-path", str(src),
-                     "--output", str(swap)) == 0
+    assert robustify("local_mc", "--family", "option_order", "--permutations", "swap", "--show-options",
+                     "--include-path", str(src), "--output", str(swap)) == 0
     return out
 
 
@@ -66,14 +66,19 @@ def mc_gold_text(doc: dict) -> str:
     return doc["choices"][int(doc["label"])]
 
 
+def shown_lines(context: str) -> dict[str, str]:
+    """The prompt's "X. option" lines (the last one per letter), as the model reads them."""
+    return {line[0]: line[3:].strip() for line in context.splitlines() if line[:1].isupper() and line[1:3] == ". "}
+
+
 def biased_mc(context: str, continuation: str, doc: dict):
     """Knows the answer to even question ids; on odd ones picks the first choice shown."""
     meta = doc["_robust"]
-    if "subject" in doc:  # MMLU: the continuation is a label; the prompt lists "A. option" lines
-        shown = dict(line.split(". ", 1) for line in context.splitlines() if line[:1].isupper() and line[1:3] == ". ")
+    label = continuation.strip()
+    if len(label) == 1 and label in shown_lines(context):  # a letter; the prompt lists "A. option" lines
         if int(meta["question_id"]) % 2 == 0:
-            return 0.0 if shown[continuation.strip()] == mc_gold_text(doc) else -5.0
-        return -float(LETTERS.index(continuation.strip()))
+            return 0.0 if shown_lines(context)[label] == mc_gold_text(doc).strip() else -5.0
+        return -float(LETTERS.index(label))
     if int(meta["question_id"]) % 2 == 0:
         return 0.0 if continuation.strip() == mc_gold_text(doc).strip() else -5.0
     shown = doc["options"] if "options" in doc else doc["choices"]["text"] if "answerKey" in doc else doc["choices"]
@@ -136,9 +141,9 @@ def oracle_option_order(rows: list[dict]) -> dict:
         doc = row["doc"]
         args = list(row["arguments"].values())
         shown = [a["arg_1"].strip() for a in args]
-        if all(len(c) == 1 for c in shown):  # labels: the options are the prompt's "X. text" lines
-            lines = dict(line.split(". ", 1) for line in args[0]["arg_0"].splitlines() if line[1:3] == ". ")
-            shown = [lines[c].strip() for c in shown]
+        if all(len(c) == 1 and c in LETTERS for c in shown):  # labels: the options are the prompt's "X. text" lines
+            lines = shown_lines(args[0]["arg_0"])
+            shown = [lines[c] for c in shown]
         lls = [float(logged_ll(r)) for r in row["filtered_resps"]]
         chosen = shown[max(range(len(lls)), key=lambda i: (lls[i], -i))]  # first of the best
         gold = mc_gold_text(doc).strip()
@@ -335,11 +340,19 @@ def test_report_from_results_files_only(mc_run, tmp_path, capsys):
     assert fam["source"] == "results" and fam["circular_accuracy"] == 0.5 and fam["variant_accuracy"]["A"] == 1.0
 
 
+def test_letter_generating_builtin_task_is_written_offline(tmp_path, capsys):
+    """kmmlu's direct tasks generate the letter of an option their template shows: written from
+    the config (their documents are checked when lm-eval runs them)."""
+    assert robustify("kmmlu_direct_accounting", "--family", "option_order", "--output", str(tmp_path)) == 0
+    assert (tmp_path / "robust_option_order_kmmlu_direct_accounting.yaml").is_file()
+    assert capsys.readouterr().err == ""
+
+
 def test_builtin_task_is_written_without_loading_data(tmp_path):
     import lm_eval
     import yaml
 
-    assert robustify("arc_easy", "--family", "option_order", "--output", str(tmp_path)) == 0
+    assert robustify("arc_easy", "--family", "option_order", "--show-options", "--output", str(tmp_path)) == 0
     cfg = yaml.safe_load((tmp_path / "robust_option_order_arc_easy.yaml").read_text().replace("!function ", ""))
     assert cfg["metadata"]["robust"]["config"] == str(Path(lm_eval.__file__).resolve().parent / "tasks" / "arc" / "arc_easy.yaml")
 
@@ -347,7 +360,9 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
 # --- refusals: one line, exit 2, nothing written ------------------------------------------------
 
 @pytest.mark.parametrize("argv,message", [
-    (["local_qa", "--family", "option_order"], "task local_qa: output type generate_until: option order needs a multiple_choice task"),
+    (["local_qa", "--family", "option_order"], "task local_qa: output type generate_until and its prompt template shows no "
+                                            "lettered options (A. ... B. ...); option order on a generation task needs"),
+    (["gsm8k", "--family", "option_order"], "task gsm8k: output type generate_until and its prompt template shows no"),
     (["local_mc", "--family", "non_greedy"], "task local_mc: output type multiple_choice: sampling needs a generate_until task"),
     (["no_such_task", "--family", "option_order"], "task no_such_task: no such lm-eval task"),
     (["ai2_arc", "--family", "option_order"], "task ai2_arc: a tag, not a task"),
@@ -355,6 +370,18 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     (["lambada_openai", "--family", "prompt"], "task lambada_openai: output type loglikelihood; robustify handles"),
     (["squadv2", "--family", "non_greedy"], "task squadv2: a Python task class"),
     (["local_mc", "--family", "option_order", "--samples", "3"], "--samples applies to the prompt and non_greedy families"),
+    # cloze tasks: their documents read (local data) say so
+    (["local_mc", "--family", "option_order"], "task local_mc: document 0: the prompt shows none of the options (a cloze task"),
+    (["arc_easy_local", "--family", "option_order"], "changes nothing the model sees); scorekit robustify --show-options asks"),
+    (["local_qa", "--family", "prompt", "--show-options"], "--show-options is for --family option_order"),
+    (["kmmlu_direct_accounting", "--family", "option_order", "--show-options"],
+     "task kmmlu_direct_accounting: --show-options is for multiple_choice tasks (this one generates its answer)"),
+    (["local_mc", "--family", "option_order", "--show-options", "--harness", "lighteval"],
+     "--show-options is not available with --harness lighteval"),
+    # ... or, offline without the data, their configs
+    (["arc_easy", "--family", "option_order"], "task arc_easy: its prompt does not read the fields its choices come from, "
+                                              "so it never shows the options (a cloze task"),
+    (["hellaswag", "--family", "option_order"], "task hellaswag: its prompt does not read the fields"),
 ])
 def test_refusals(src, tmp_path, capsys, argv, message):
     out = tmp_path / "out"
@@ -405,10 +432,44 @@ def test_a_file_it_did_not_write_is_not_replaced(src, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     (out / "robust_local_mc.yaml").write_text("group: mine\n")
-    assert robustify("local_mc", "--family", "option_order", "--include-path", str(src), "--output", str(out)) == 2
+    assert robustify("local_mc", "--family", "option_order", "--show-options", "--include-path", str(src), "--output", str(out)) == 2
     assert "not written by scorekit robustify; not replaced" in capsys.readouterr().err
     assert (out / "robust_local_mc.yaml").read_text() == "group: mine\n"
     assert not (out / "robust_option_order_local_mc.yaml").exists()
+
+
+@pytest.fixture(scope="module")
+def clashing(src, tmp_path_factory):
+    """Tasks ``qa`` and ``prompt_qa``: the prompt family of the first and the group of the second
+    are both named ``robust_prompt_qa``."""
+    folder = tmp_path_factory.mktemp("clash")
+    base = (src / "local_qa.yaml").read_text()
+    for name in ("qa", "prompt_qa"):
+        (folder / f"{name}.yaml").write_text(base.replace("task: local_qa\n", f"task: {name}\n"))
+    return folder
+
+
+def test_names_that_clash_in_one_call_are_refused(clashing, qa_templates, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert robustify("qa", "prompt_qa", "--family", "prompt", "--templates", str(qa_templates), "--include-path",
+                     str(clashing), "--output", str(out)) == 2
+    err = capsys.readouterr().err
+    assert ("scorekit: error: the prompt family of task qa and the group of task prompt_qa would both be written to "
+            "robust_prompt_qa.yaml") in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_a_file_written_for_another_task_is_not_replaced(clashing, qa_templates, tmp_path, capsys):
+    out = tmp_path / "out"
+    args = ("--family", "prompt", "--templates", str(qa_templates), "--include-path", str(clashing), "--output", str(out))
+    assert robustify("qa", *args) == 0
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    capsys.readouterr()
+    assert robustify("prompt_qa", *args) == 2
+    err = capsys.readouterr().err
+    assert (f"{out / 'robust_prompt_qa.yaml'}: holds the prompt family of task qa; the group of task prompt_qa has the "
+            "same name; not replaced") in err and err.count("\n") == 1
+    assert {p.name: p.read_text() for p in out.iterdir()} == before  # nothing replaced, nothing added
 
 
 def test_lm_eval_cli_runs_the_written_task(written, tmp_path):
@@ -571,3 +632,47 @@ def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):
     assert group["task"] == ["robust_prompt_local_qa", "robust_non_greedy_local_qa"]
     task = yaml.safe_load((tmp_path / "robust_non_greedy_local_qa.yaml").read_text().replace("!function ", ""))
     assert task["metadata"]["robust"]["samples"] == 5  # SCORE's default
+
+
+BBH_LIKE = [
+    {"input": "Which is a fruit?\nOptions:\n(A) apple\n(B) brick\n(C) spoon", "target": "(A)"},
+    {"input": "Which is a colour?\nOptions:\n(A) table\n(B) red", "target": "(B)"},
+]
+
+
+def _bbh_like(folder: Path, rows: list[dict]) -> Path:
+    """lm-eval's leaderboard BBH (multiple choice) config on local rows: the options are inside
+    the input text as ``(A) ...`` lines."""
+    data = folder / "bbh_like.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "bbh_like.yaml").write_text(
+        f"include: {LM_EVAL_TASKS / 'leaderboard' / 'bbh_mc' / 'date_understanding.yaml'}\ntask: bbh_like\ntag: []\n"
+        f"dataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\nnum_fewshot: 0\n")
+    return data
+
+
+def test_a_document_without_its_options_is_refused_before_writing(tmp_path, capsys):
+    _bbh_like(tmp_path, [*BBH_LIKE, {"input": "Which is an animal?", "target": "(A)"}])
+    out = tmp_path / "out"
+    assert robustify("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scorekit: error: task bbh_like: document 2: the prompt does not show the labels A, B, ...")
+    assert err.count("\n") == 1 and not out.exists()
+
+
+def test_a_later_document_stops_the_run_in_one_line(tmp_path):
+    """Written when the data was good; the data changed before the run: lm-eval's CLI stops at
+    the bad document with scorekit's one line and exit status 2, not a traceback."""
+    data = _bbh_like(tmp_path, BBH_LIKE)
+    out = tmp_path / "out"
+    assert robustify("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output", str(out)) == 0
+    rows = [*BBH_LIKE, {"input": "Pick one:\n(A) one\n(B) two\n(A) three", "target": "(A)"}]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(out),
+                          "--tasks", "robust_option_order_bbh_like", "--output_path", str(tmp_path / "logs")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2, run.stderr[-2000:]
+    lines = [line for line in run.stderr.splitlines() if line.startswith("scorekit: error: ")]
+    assert lines == ["scorekit: error: task bbh_like: document 2: the prompt does not show the labels A, B, ... once each "
+                     "at the start of a line (A. / A) / A: / (A)) or as (A) in the text"]
+    assert "Traceback" not in run.stderr

@@ -32,6 +32,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    "into each position (swap, SCORE)")
     p.add_argument("--choice-score", choices=("acc", "acc_norm"), default="acc",
                    help="multiple choice: pick the highest log-likelihood (acc) or per character (acc_norm)")
+    p.add_argument("--show-options", action="store_true",
+                   help="option_order on a cloze task (options scored as continuations, never shown: arc_easy, "
+                   "hellaswag, boolq): ask it as lettered options scored on the letters (docs/robustify.md)")
     p.add_argument("--include-path", metavar="DIR", help="folder of your own lm-eval task YAMLs")
     p.add_argument("--harness", choices=("lm_eval", "lighteval"), default="lm_eval",
                    help="write lm-eval task YAMLs (default) or a lighteval custom-tasks module")
@@ -43,9 +46,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def _with_earlier(out_dir: Path, task: str, families: list[str]) -> list[str]:
     """``families`` plus those an earlier ``robustify`` call wrote for ``task`` into ``out_dir``
     (their task files are still there), so the group keeps every family written for the task."""
-    from scorekit.lm_eval.robust_yaml import task_name
+    from scorekit.lm_eval.robust_yaml import owner, task_name
 
-    earlier = [f for f in FAMILIES if f not in families and (out_dir / f"{task_name(f, task)}.yaml").is_file()]
+    def wrote(family: str) -> bool:
+        path = out_dir / f"{task_name(family, task)}.yaml"
+        return path.is_file() and owner(path.read_text(encoding="utf-8", errors="replace")) == \
+            f"the {family} family of task {task}"
+
+    earlier = [f for f in FAMILIES if f not in families and wrote(f)]
     return [f for f in FAMILIES if f in families or f in earlier]
 
 
@@ -58,6 +66,8 @@ def _task_index(include: str | None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from scorekit.errors import ScorekitError
     from scorekit.lm_eval.robust_yaml import RobustSpec, check_task, group_name, render_group, render_task, task_name, write
 
@@ -75,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         from scorekit.robustness.robustify import read_templates
 
         templates = read_templates(args.templates)
+    if args.show_options and "option_order" not in families:
+        raise ScorekitError("--show-options is for --family option_order")
     if args.harness == "lighteval":
+        if args.show_options:
+            raise ScorekitError("--show-options is not available with --harness lighteval (see docs/robustify.md, lighteval)")
         return _write_for_lighteval(args, families, templates)
     if args.custom_tasks:
         raise ScorekitError("--custom-tasks is for --harness lighteval (lm-eval tasks: --include-path)")
@@ -112,17 +126,123 @@ def run(args: argparse.Namespace) -> int:
         for family in families:
             # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
             fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
-            check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            output_type = check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            choices = family == "option_order" and output_type == "multiple_choice"
+            if family == "option_order" and args.show_options and not choices:
+                raise ScorekitError("--show-options is for multiple_choice tasks (this one generates its answer)",
+                                    where=f"task {name}")
+            show = choices and _option_order_shape(name, cfg, args.show_options)
             spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
                               family=family, permutations=args.permutations, templates=tuple(templates),
-                              samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score)
-            files[f"{task_name(family, name)}.yaml"] = render_task(spec)
+                              samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
+                              show_options=show)
+            if family == "option_order":
+                unchecked = _probe(spec, cfg)
+                if unchecked is not None and choices and not show:
+                    _refuse_cloze(name, cfg)
+                if unchecked:
+                    print(f"scorekit: note: task {name}: {unchecked}", file=sys.stderr)
+            _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
             written.append(family)
-        files[f"{group_name(name)}.yaml"] = render_group(name, _with_earlier(out_dir, name, written))
+        _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)
     for path in write(out_dir, files):
         print(path)
     return 0
+
+
+def _add(files: dict[str, str], rel: str, text: str) -> None:
+    """``files[rel] = text``, refused when one call writes two different things under one name."""
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.robust_yaml import owner
+
+    if rel in files and owner(files[rel]) != owner(text):
+        raise ScorekitError(f"{owner(files[rel])} and {owner(text)} would both be written to {rel}; robustify them "
+                            "into different --output folders")
+    files[rel] = text
+
+
+def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
+    """Whether option order asks ``name`` as lettered options: ``--show-options`` on a task scored
+    on option texts. A task scored on labels already shows its options and is written as it is
+    (a note says the flag is unused)."""
+    import sys
+
+    from scorekit.lm_eval.robust_yaml import option_shape
+
+    if option_shape(cfg) == "labels":
+        if show_options:
+            print(f"scorekit: note: task {name} already shows lettered options; --show-options leaves it as it is",
+                  file=sys.stderr)
+        return False
+    return show_options
+
+
+def _refuse_cloze(name: str, cfg: dict) -> None:
+    """ScorekitError for a task whose documents could not be read and whose config says it is a
+    cloze task (:func:`scorekit.lm_eval.robust_yaml.option_shape`)."""
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.robust_yaml import option_shape
+
+    if option_shape(cfg) == "cloze":
+        raise ScorekitError("its prompt does not read the fields its choices come from, so it never shows the "
+                            "options (a cloze task: each option is scored as a continuation and their order changes "
+                            "nothing the model sees); --show-options asks it as lettered options scored on the "
+                            "letters", where=f"task {name}")
+
+
+def _offline() -> bool:
+    import os
+
+    return any(os.environ.get(k, "") in ("1", "true", "TRUE", "True") for k in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"))
+
+
+def _can_read_documents(cfg: dict) -> bool:
+    """Whether robustify reads the task's documents to check them: always online (lm-eval would
+    fetch them too); offline only local data files or a local folder."""
+    if not _offline():
+        return True
+    files = (cfg.get("dataset_kwargs") or {}).get("data_files")
+    if files:
+        values = files.values() if isinstance(files, dict) else [files]
+        paths = [p for v in values for p in (v if isinstance(v, list) else [v])]
+        return all(Path(str(p)).is_file() for p in paths)
+    path = str(cfg.get("dataset_path") or "")
+    return bool(path) and Path(path).exists()
+
+
+def _probe(spec, cfg: dict) -> str | None:
+    """Build the robustified task as lm-eval will, so that every document is checked now
+    (:class:`scorekit.lm_eval.robust_task.RobustTask` expands them all): a document whose
+    options cannot be moved is refused here, nothing written. When the documents cannot be
+    read (offline, hub data) or loaded, they are checked when lm-eval runs the task (a note
+    says so when loading failed). None when every document was checked, else why not ("" when
+    they were not to be read)."""
+    from scorekit.errors import ScorekitError
+
+    if not _can_read_documents(cfg):
+        return ""
+    from scorekit.lm_eval.robust_task import RobustStop, RobustTask
+    from scorekit.lm_eval.robust_yaml import task_name
+
+    import datasets
+
+    config = {"task": task_name(spec.family, spec.task), "metadata": {"version": 1.0, "robust": spec.params()}}
+    RobustStop.quiet = True
+    bars_on = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # the data is read to check it; a one-line answer stays one line
+    try:
+        RobustTask(config=config)
+        return None
+    except RobustStop as stop:
+        raise ScorekitError(stop.message) from None
+    except Exception as exc:  # noqa: BLE001 - the data could not be loaded here; lm-eval will try again
+        return (f"its documents could not be loaded to check them ({type(exc).__name__}); each is checked "
+                "when lm-eval runs the task")
+    finally:
+        RobustStop.quiet = False
+        if bars_on:
+            datasets.enable_progress_bars()
 
 
 def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:

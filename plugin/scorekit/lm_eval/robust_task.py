@@ -15,10 +15,13 @@ few-shot setup are the wrapped task's. Then:
   plus a ``_robust`` field (question id = row index, variant, number of variants, display order,
   canonical map, canonical gold), so lm-eval's samples log holds everything needed to recompute
   the numbers. Few-shot examples are the wrapped task's own, unexpanded documents;
-- ``option_order`` shows the choices in each arrangement (``doc_to_choice`` permuted,
-  ``doc_to_target`` = the gold's position; when the choices are fixed labels, MMLU's shape,
-  the labels stay and the document field listing the options is permuted before the prompt is
-  rendered); ``prompt`` renders template t with lm-eval's jinja
+- ``option_order`` shows the options in each arrangement where the wrapped task's own rendered
+  prompt shows them (:mod:`scorekit.robustness.shown_options`: after their labels, or as the
+  choice texts themselves; every document checked, a failure stops the run with one line,
+  :class:`RobustStop`), the gold moved with its text (``doc_to_target`` = the gold's position;
+  choices that are texts are scored in the shown order); with ``show_options`` a task scored
+  on option texts is asked as lettered options scored on the letters (few-shot examples too);
+  ``prompt`` renders template t with lm-eval's jinja
   over the document's own fields; ``non_greedy`` (and ``prompt`` with ``samples`` > 1) asks for
   ``samples`` samples per document (``repeats``, sampling at ``temperature``; with
   ``--gen_kwargs seed=N`` every sample gets its own seed, as in :class:`ScorekitTask`); the
@@ -41,6 +44,8 @@ metric of its pipeline); the aggregations get no bootstrapped stderr.
 from __future__ import annotations
 
 import math
+import string
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +64,10 @@ from scorekit.robustness.robustify import (
     robust_metrics,
     text_answer,
 )
+from scorekit.errors import shown as shown_value
+from scorekit.robustness.shown_options import bare_label, labels_of, locate, locate_labelled, rearrange, show_options
 
-__all__ = ["RobustTask", "wrapped_config", "robust_metric_names", "LOWER_IS_BETTER", "IDENTICAL"]
+__all__ = ["RobustTask", "RobustStop", "wrapped_config", "robust_metric_names", "LOWER_IS_BETTER", "IDENTICAL"]
 
 IDENTICAL = "identical_sample_rate"
 LOWER_IS_BETTER = frozenset({"unparsed_rate", "accuracy_range", "accuracy_std", IDENTICAL, "prompt_sensitivity"})
@@ -112,6 +119,45 @@ def _sampled_filters(filter_list: list[dict] | None, k: int) -> list[dict]:
     return out
 
 
+_LABEL_RUNS = (string.ascii_uppercase, string.ascii_lowercase, "123456789")
+
+
+def _letter_answer(output: Any, meta: dict) -> int | None:
+    """The canonical option a generated answer names: the whole (filtered) output is a label
+    (``B``, ``(B)``, ``B.``), else its first stand-alone label of the shown ones; None
+    (unparsed) when it names none.
+
+    >>> meta = {"labels": ["A", "B", "C"], "order": [2, 0, 1], "canonical": [0, 1, 2]}
+    >>> _letter_answer(" (B)", meta), _letter_answer("The answer is A.", meta), _letter_answer("none", meta)
+    (0, 2, None)
+    """
+    import re
+
+    text = str(output or "").strip()
+    labels = list(meta["labels"])
+    label = bare_label(text)
+    if label not in labels:
+        found = [m.group(1) for m in re.finditer(r"(?<![A-Za-z0-9])\(?([A-Za-z0-9])\)?(?![A-Za-z0-9])", text)]
+        label = next((x for x in found if x in labels), None)
+    if label is None:
+        return None
+    return int(meta["canonical"][int(meta["order"][labels.index(label)])])
+
+
+class RobustStop(SystemExit):
+    """A document the robustified task cannot ask: the run stops with scorekit's one line
+    (``scorekit: error: task T: document i: why``, exit status 2) instead of a traceback through
+    lm-eval (a ``SystemExit``, so no ``except Exception`` in the harness swallows it)."""
+
+    quiet = False  # scorekit robustify checks documents itself and reports the message its own way
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        if not self.quiet:
+            print(f"scorekit: error: {message}", file=sys.stderr, flush=True)
+        super().__init__(2)
+
+
 class RobustTask(ScorekitTask):
     """See the module docstring."""
 
@@ -135,7 +181,8 @@ class RobustTask(ScorekitTask):
         self._samples: int = int(params.get("samples") or 1)
         self._choice_score: str = params.get("choice_score") or "acc"
         self._expanded: dict[str, Any] = {}
-        self._options_field: str | None = None  # labels as choices: the document field listing the options
+        self._show: bool = bool(params.get("show_options"))  # cloze task shown as lettered options
+        self.permuted_questions = 0  # option order: questions whose shown options move
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
         self._fallbacks = filter_fallbacks(inner.get("filter_list"))
@@ -205,45 +252,86 @@ class RobustTask(ScorekitTask):
     def multiple_input_doc(self, doc: dict) -> bool:
         return compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int)
 
-    def _labels(self) -> bool:
-        """Choices are fixed labels (``doc_to_choice: ["A", "B", ...]``): the options are written
-        into the prompt from a document field, which option order then permutes."""
-        return isinstance(self.config.doc_to_choice, (list, dict))
+    def _converts(self, choices: list[str]) -> bool:
+        """``--show-options``: this document's options (texts, not labels) are asked as lettered options."""
+        return self._show and labels_of(choices) is None
 
-    def _find_options_field(self, doc: dict, n: int) -> str:
-        """The one field of ``doc`` holding a list of ``n`` options that the prompt shows."""
-        if self._options_field is not None:
-            if len(doc.get(self._options_field) or ()) != n:
-                raise ValueError(f"task {self._wrapped}: field {self._options_field!r} does not hold {n} options "
-                                 f"(the number of labels) in every document")
-            return self._options_field
+    def _original_choices(self, doc: dict) -> list[str]:
+        return [str(c) for c in ConfigurableTask.doc_to_choice(self, doc)]
+
+    def _original_prompt(self, doc: dict) -> str:
         text = ConfigurableTask.doc_to_text(self, doc)
-        candidates = [k for k, v in doc.items() if isinstance(v, list) and len(v) == n
-                      and all(isinstance(x, str) for x in v) and all(str(x) in text for x in v)]
-        if len(candidates) != 1:
-            raise ValueError(
-                f"task {self._wrapped}: its choices are the labels {self.config.doc_to_choice!r}, so the options are in "
-                f"the prompt; option order permutes the document field that lists them, and "
-                + ("no field holds a list of {n} texts all shown in the prompt".format(n=n) if not candidates
-                   else f"several fields could: {candidates}"))
-        self._options_field = candidates[0]
-        return self._options_field
+        if not isinstance(text, str):
+            raise ValueError(f"doc_to_text gives {type(text).__name__} {text!r}, not a prompt")
+        return text
+
+    def _order_metas(self, doc: dict, base: dict[str, Any], choices: list[str], gold: int) -> list[dict[str, Any]]:
+        """One meta per arrangement of the options the prompt shows (module
+        :mod:`scorekit.robustness.shown_options`); ValueError saying why when the prompt does
+        not show them once each."""
+        n = len(choices)
+        if self._converts(choices):
+            contents, k, layout = choices, n, "converted"
+        else:
+            prompt = self._original_prompt(doc)
+            try:
+                shown = locate(prompt, choices)
+            except ValueError as exc:
+                if labels_of(choices) is None and not any(str(c).strip() and str(c).strip() in prompt for c in choices):
+                    raise ValueError("the prompt shows none of the options (a cloze task: each option is scored as a "
+                                     "continuation and their order changes nothing the model sees); scorekit robustify "
+                                     "--show-options asks it as lettered options") from None
+                raise ValueError(str(exc)) from None
+            k, layout = len(shown.spans), shown.style
+            contents = choices if layout == "text" else [t.strip() for t in shown.texts(prompt)] + choices[k:]
+            if gold >= k:
+                raise ValueError(f"the gold {choices[gold]!r} is not among the {k} options the prompt shows")
+        canon = canonical_map(contents)
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=layout,
+                    permuted=len(set(canon[:k])) > 1)
+        return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
+                for pos, order in arrangements(k, gold, self._scheme)]
+
+    def _gold_label(self, doc: dict) -> tuple[str, str]:
+        """A letter-generating task: (its target text, the label it names), or ValueError."""
+        target = ConfigurableTask.doc_to_target(self, doc)
+        label = bare_label(str(target)) if isinstance(target, (str, int)) and not isinstance(target, bool) else None
+        if label is None:
+            raise ValueError(f"the target {shown_value(target)} is not a label such as A or (A); option order on a "
+                             "generation task needs a task that answers with the letter of a shown option")
+        return str(target), label
+
+    def _letter_metas(self, doc: dict, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """Option order of a task that generates a letter: the options shown after the labels
+        A, B, ... (or a, b, ..., 1, 2, ...) in the rendered prompt move; the target's letter
+        moves with the gold."""
+        target, label = self._gold_label(doc)
+        prompt = self._original_prompt(doc)
+        labels = _LABEL_RUNS[next(i for i, run in enumerate(_LABEL_RUNS) if label in run)]
+        shown = locate_labelled(prompt, labels)
+        k = len(shown.spans)
+        gold = labels.index(label)
+        if gold >= k:
+            raise ValueError(f"the target {target!r} is not among the {k} options the prompt shows")
+        contents = [t.strip() for t in shown.texts(prompt)]
+        canon = canonical_map(contents)
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=shown.style,
+                    permuted=len(set(canon)) > 1, labels=list(labels[:k]), target=target, gold_label=label)
+        return [{**base, "variant": pos, "n_variants": k, "order": order}
+                for pos, order in arrangements(k, gold, self._scheme)]
 
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
         base = {"question_id": str(index), "family": self._family, "order": [], "canonical": [],
                 "gold_canonical": -1, "template": -1, "samples": self._samples}
-        mc = self.OUTPUT_TYPE == "multiple_choice"
-        if mc:
-            choices = [str(c) for c in ConfigurableTask.doc_to_choice(self, doc)]
+        if self.OUTPUT_TYPE != "multiple_choice" and self._family == "option_order":
+            return self._letter_metas(doc, base)
+        if self.OUTPUT_TYPE == "multiple_choice":
+            choices = self._original_choices(doc)
             gold = self._gold(doc, choices)
-            content = choices
-            if self._labels() and self._family == "option_order":
-                content = [str(x) for x in doc[self._find_options_field(doc, len(choices))]]
-            canon = canonical_map(content)
+            if self._family == "option_order":
+                return self._order_metas(doc, base, choices, gold)
+            canon = canonical_map(choices)
             base.update(canonical=canon, gold_canonical=canon[gold])
-        if self._family == "option_order":
-            return [{**base, "variant": pos, "n_variants": len(order), "order": order}
-                    for pos, order in arrangements(len(choices), gold, self._scheme)]
         if self._family == "prompt":
             n = len(self._templates) * self._samples
             return [{**base, "variant": t, "n_variants": n, "template": t} for t in range(len(self._templates))]
@@ -260,10 +348,20 @@ class RobustTask(ScorekitTask):
             self.features = list(docs.features)
         indices: list[int] = []
         metas: list[dict[str, Any]] = []
+        permuted = 0
         for i, doc in enumerate(docs):
-            for meta in self._metas(doc, i):
+            try:
+                doc_metas = self._metas(doc, i)
+            except ValueError as exc:
+                raise RobustStop(f"task {self._wrapped}: document {i}: {exc}") from None
+            permuted += bool(doc_metas and doc_metas[0].get("permuted"))
+            for meta in doc_metas:
                 indices.append(i)
                 metas.append(meta)
+        if self._family == "option_order" and len(docs) and not permuted:
+            raise RobustStop(f"task {self._wrapped}: no document shows two different options, so option order "
+                             "would show the same prompt in every arrangement")
+        self.permuted_questions = permuted
         return docs.select(indices).flatten_indices().add_column("_robust", metas)
 
     # --- prompts ---------------------------------------------------------------------------------
@@ -274,10 +372,20 @@ class RobustTask(ScorekitTask):
 
     def doc_to_text(self, doc: Any, doc_to_text: Any = None) -> Any:
         meta = self._meta(doc)
-        if meta is not None and doc_to_text is None and meta["order"] and self._options_field is not None:
-            field = self._options_field
-            shown = {**doc, field: [doc[field][int(i)] for i in meta["order"]]}
-            return super().doc_to_text(shown, doc_to_text)
+        if doc_to_text is None and meta is not None and meta.get("labels") and self.OUTPUT_TYPE != "multiple_choice":
+            prompt = self._original_prompt(doc)
+            shown = locate_labelled(prompt, meta["labels"])
+            return rearrange(prompt, shown, [int(i) for i in meta["order"]])
+        if doc_to_text is None and self._family == "option_order" and (self._show or meta is not None):
+            prompt = self._original_prompt(doc)
+            choices = self._original_choices(doc)
+            order = meta["order"] if meta is not None else list(range(len(choices)))
+            if self._converts(choices):
+                return show_options(prompt, [choices[int(i)] for i in order])
+            if meta is None:
+                return prompt
+            shown = locate(prompt, choices)
+            return rearrange(prompt, shown, [int(i) for i in order[: len(shown.spans)]])
         if meta is not None and doc_to_text is None and self._family == "prompt":
             from jinja2 import UndefinedError
 
@@ -292,15 +400,23 @@ class RobustTask(ScorekitTask):
 
     def doc_to_choice(self, doc: Any, doc_to_choice: Any = None) -> list[str]:
         choices = super().doc_to_choice(doc, doc_to_choice)
+        if doc_to_choice is not None:
+            return choices
+        if self._converts(choices):
+            return list(string.ascii_uppercase[: len(choices)])
         meta = self._meta(doc)
-        if meta is not None and doc_to_choice is None and meta["order"] and self._options_field is None:
+        if meta is not None and meta["order"] and meta.get("layout") == "text":
             return [choices[int(i)] for i in meta["order"]]
         return choices
 
     def doc_to_target(self, doc: Any, doc_to_target: Any = None) -> Any:
         meta = self._meta(doc)
         if meta is not None and doc_to_target is None and self._family == "option_order":
+            if meta.get("labels") and self.OUTPUT_TYPE != "multiple_choice":  # the letter of the gold's new place
+                return meta["target"].replace(meta["gold_label"], meta["labels"][int(meta["variant"])], 1)
             return int(meta["variant"])
+        if doc_to_target is None and self._show and self._converts(self._original_choices(doc)):
+            return self._gold(doc, self._original_choices(doc))  # a few-shot example: the gold's letter
         target = super().doc_to_target(doc, doc_to_target)
         return compat.generation_target(target) if self.OUTPUT_TYPE == "generate_until" else target
 
@@ -344,9 +460,14 @@ class RobustTask(ScorekitTask):
         else:
             outputs = compat.document_outputs(results)[: self._samples]
             first = int(meta["template"]) * self._samples if self._family == "prompt" else 0
-            answers = [text_answer(out, self._fallbacks) for out in outputs]
-            records = [self._record(meta, first + s, a, a is not None and self._inner_correct(doc, out))
-                       for s, (a, out) in enumerate(zip(answers, outputs))]
+            if self._family == "option_order":  # the letter generated, as the option's content
+                out = outputs[0]
+                a = _letter_answer(out, meta) if text_answer(out, self._fallbacks) is not None else None
+                records = [self._record(meta, meta["variant"], a, a is not None and self._inner_correct(doc, out))]
+            else:
+                answers = [text_answer(out, self._fallbacks) for out in outputs]
+                records = [self._record(meta, first + s, a, a is not None and self._inner_correct(doc, out))
+                           for s, (a, out) in enumerate(zip(answers, outputs))]
             item = records if self._samples > 1 else records[0]
             if self._samples > 1:
                 raw = self._raw.get((str(meta["question_id"]), int(meta["variant"])), [])[: self._samples]

@@ -41,12 +41,15 @@ class RobustSpec:
     samples: int = 1
     temperature: float = 0.7
     choice_score: str = "acc"
+    show_options: bool = False
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"task": self.task, "config": self.config, "include_path": self.include_path,
                                "family": self.family}
         if self.family == "option_order":
             out.update(permutations=self.permutations)
+            if self.show_options:
+                out["show_options"] = True
         if self.family == "prompt":
             out["templates"] = list(self.templates)
         if self.samples > 1:
@@ -74,10 +77,12 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     if output_type not in ("multiple_choice", "generate_until"):
         raise ScorekitError(f"output type {output_type}; robustify handles multiple_choice and generate_until", where=where)
     if family == "option_order":
-        if output_type != "multiple_choice":
-            raise ScorekitError(f"output type {output_type}: option order needs a multiple_choice task", where=where)
-        choice = cfg.get("doc_to_choice")
-        if choice is None:
+        if output_type == "generate_until":
+            if not _shows_letters(cfg.get("doc_to_text")):
+                raise ScorekitError("output type generate_until and its prompt template shows no lettered options "
+                                    "(A. ... B. ...); option order on a generation task needs one that answers with "
+                                    "the letter of a shown option", where=where)
+        elif cfg.get("doc_to_choice") is None:
             raise ScorekitError("no doc_to_choice: option order needs choices", where=where)
     if family == "prompt" and not templates:
         raise ScorekitError("--family prompt needs --templates FILE", where=where)
@@ -89,6 +94,92 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     if family == "non_greedy" and samples < 2:
         raise ScorekitError("--family non_greedy needs --samples N with N >= 2", where=where)
     return output_type
+
+
+SHAPES = ("labels", "texts", "cloze", "function")
+
+
+def _shows_letters(text: Any) -> bool:
+    """A generation task's ``doc_to_text`` written to show lettered options: a template with the
+    markers of A and B in one style (``A.``/``(A)``/``A:``... at a line start, as
+    :mod:`scorekit.robustness.shown_options` finds them), or Python (only documents tell)."""
+    import re
+
+    from scorekit.robustness.shown_options import LABEL_STYLES
+
+    if _is_function(text):
+        return True
+    if not isinstance(text, str):
+        return False
+    return any(re.search(pattern.format(L="A"), text) and re.search(pattern.format(L="B"), text)
+               for _, pattern in LABEL_STYLES)
+
+
+def _is_function(value: Any) -> bool:
+    """A ``!function`` as lm-eval's loader gives it unresolved: ``/path/module.name`` with
+    ``/path/module.py`` on disk."""
+    if not isinstance(value, str) or not value.startswith("/"):
+        return False
+    module = value.rsplit(".", 1)[0]
+    return Path(module + ".py").is_file()
+
+
+def _fields(value: Any) -> set[str] | None:
+    """Document fields a ``doc_to_*`` string reads: a jinja template's variables, or the name
+    itself when it is a bare field name; None when it cannot be parsed."""
+    from jinja2 import Environment, TemplateSyntaxError, meta
+
+    text = str(value)
+    if "{{" not in text and "{%" not in text:
+        return {text} if text.isidentifier() else set()
+    try:
+        return set(meta.find_undeclared_variables(Environment().parse(text)))
+    except TemplateSyntaxError:
+        return None
+
+
+def option_shape(cfg: dict[str, Any]) -> str:
+    """How a multiple_choice task's prompt shows its options, from its config alone (no data):
+
+    - ``labels``: the choices scored are labels (``["A", "B", ...]``, ``(A)``, also written as a
+      jinja list); the prompt is expected to show the options after them;
+    - ``texts``: the choices are texts from document fields that ``doc_to_text`` also reads, so
+      the prompt may show them as text;
+    - ``cloze``: the choices are texts the prompt never reads (arc_easy, hellaswag; word
+      labels such as boolq's ``no``/``yes`` that the prompt does not write): option order
+      changes nothing the model sees;
+    - ``function``: choices or prompt come from Python (``!function``); only the documents tell.
+
+    Every shape but ``cloze`` is checked again on every document when lm-eval runs the task.
+    """
+    import ast
+
+    choice, text = cfg.get("doc_to_choice"), cfg.get("doc_to_text")
+    if _is_function(choice):
+        return "function"
+    literal: Any = None
+    if isinstance(choice, (list, dict)):
+        literal = list(choice.values()) if isinstance(choice, dict) else choice
+    elif isinstance(choice, str) and choice.strip().startswith("{{") and choice.strip().endswith("}}"):
+        try:
+            literal = ast.literal_eval(choice.strip()[2:-2].strip())
+        except (ValueError, SyntaxError):
+            literal = None
+    if isinstance(literal, (list, tuple)):
+        from scorekit.robustness.shown_options import labels_of
+
+        if labels_of([str(c) for c in literal]) is not None:
+            return "labels"
+        if _is_function(text):
+            return "function"
+        shown = isinstance(text, str) and all(str(c).strip() and str(c).strip() in text for c in literal)
+        return "texts" if shown else "cloze"
+    if _is_function(text):
+        return "function"
+    needs, reads = _fields(choice), _fields(text if text is not None else "")
+    if needs is None or reads is None:
+        return "function"
+    return "texts" if needs and needs <= reads else "cloze"
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -108,20 +199,40 @@ def render_group(task: str, families: list[str]) -> str:
                            "metadata": {"version": VERSION}})
 
 
+def owner(text: str) -> str:
+    """What a YAML written by robustify is, in words: ``the <family> family of task <T>`` or
+    ``the group of task <T>`` (``?`` when it cannot be told)."""
+    try:
+        data = yaml.safe_load(text.replace("!function ", ""))
+    except yaml.YAMLError:
+        return "?"
+    if not isinstance(data, dict):
+        return "?"
+    robust = (data.get("metadata") or {}).get("robust") if isinstance(data.get("metadata"), dict) else None
+    if isinstance(robust, dict):
+        return f"the {robust.get('family')} family of task {robust.get('task')}"
+    group = str(data.get("group") or "")
+    return f"the group of task {group[len('robust_'):]}" if group.startswith("robust_") else "?"
+
+
 def write(out_dir: Path, files: dict[str, str]) -> list[Path]:
     """Write every file (atomically each) after checking that none would replace a file that
-    ``scorekit robustify`` did not write."""
+    ``scorekit robustify`` did not write, or one it wrote for something else (the prompt family
+    of task ``foo`` and the group of task ``prompt_foo`` are both ``robust_prompt_foo``)."""
     from scorekit.io import write_text_atomic
 
-    for rel in files:
+    for rel, text in files.items():
         path = out_dir / rel
         if path.exists():
             try:
-                first = path.read_text(encoding="utf-8").splitlines()[:1]
+                old = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
-                first = []
-            if first != [HEADER.rstrip("\n")]:
+                old = ""
+            if old.splitlines()[:1] != [HEADER.rstrip("\n")]:
                 raise ScorekitError("exists and was not written by scorekit robustify; not replaced", path=path)
+            if owner(old) != owner(text):
+                raise ScorekitError(f"holds {owner(old)}; {owner(text)} has the same name; not replaced "
+                                    "(write it into another --output folder)", path=path)
     written = []
     for rel, text in files.items():
         write_text_atomic(out_dir / rel, text)
