@@ -174,6 +174,9 @@ def test_shown_options_move_and_the_numbers_match(run, report, shape):
     assert fam["variant_accuracy"] == {LETTERS[p]: pytest.approx(a) for p, a in sorted(expect["per_position"].items())}
     # the position bias shows: answers change with the order, accuracy with the gold's position
     assert fam["consistency_rate"] < 1 and fam["accuracy_range"] > 0
+    # the report says how many questions had their shown options moved
+    n = len(expect["arrangements"])
+    assert f"option order: {n} of {n} question(s) had their shown options permuted" in fam["notes"]
 
 
 def _first_prompt(rows: list[dict], question: str) -> str:

@@ -198,6 +198,7 @@ class _SamplesFile:
     samples_per_variant: int = 1  # robustify layout, prompt family
     fallbacks: frozenset[str] = frozenset()  # robustify layout: what the task's filters write for "no answer"
     n_fallbacks: int = 0  # robustify layout: answers that were a filter fallback (scored as unparsed)
+    shown_order: dict[str, bool] = field(default_factory=dict)  # robustify option order: question -> options moved
     # what the notes are made of
     chosen_filter: str | None = None  # the first row's filter: only its rows are scored
     filters: Counter[str] = field(default_factory=Counter)
@@ -404,6 +405,11 @@ def _finish(sf: _SamplesFile) -> None:
     path = sf.path
     if len(sf.filters) > 1:
         sf.notes.append(f"{path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
+    if sf.shown_order:
+        moved = sum(sf.shown_order.values())
+        sf.notes.append(f"option order: {moved} of {len(sf.shown_order)} question(s) had their shown options permuted"
+                        + ("" if moved == len(sf.shown_order) else
+                           "; the others show the same prompt in every arrangement (their CR is 1 by construction)"))
     if sf.n_fallbacks:
         shown = ", ".join(repr(f) for f in sorted(sf.fallbacks))
         sf.notes.append(f"{sf.n_fallbacks} answer(s) were the fallback of the task's filters ({shown}: nothing "
@@ -438,6 +444,8 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
             r = r._replace(answer=None, correct=False)
         sf.records.append(r)
     sf.records.extend(records[len(outputs):])
+    if meta["family"] == "option_order" and "permuted" in meta:
+        sf.shown_order[str(meta["question_id"])] = bool(meta["permuted"])
     samples = int(meta.get("samples") or 1)
     sf.samples_per_variant = samples
     if samples > 1:
