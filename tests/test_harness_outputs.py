@@ -1,5 +1,5 @@
 """scorekit.harness_outputs: the folder walk, model identity, run time and task keys, and the
-three commands (leaderboard, score, robustness) agreeing on them (issue 12, items 2, 4, 5)."""
+three commands (leaderboard, score, robustness) agreeing on them."""
 
 from __future__ import annotations
 

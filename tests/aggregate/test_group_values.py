@@ -1,6 +1,6 @@
 """Groups written without values (`{" ": " ", "alias": ...}`, lm-eval 0.4.5-0.4.11 without
 `aggregate_metric_list`): the leaderboard derives MATH Lvl 5 and GPQA from the subtasks
-(issue 12, item 1). Files: the conformance corpus (tests/conformance/corpus/)."""
+Files: the conformance corpus (tests/conformance/corpus/)."""
 
 from __future__ import annotations
 

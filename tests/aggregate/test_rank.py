@@ -144,7 +144,7 @@ def test_cli_default_file_is_ranks_general(tmp_path, capsys, monkeypatch):
 
 def test_cli_missing_file_message(tmp_path, capsys, monkeypatch):
     """One ``scorekit: error:`` line naming the file, with the spec's usage and example in it
-    (issue 23: it was five lines without that prefix)."""
+    (it was five lines without that prefix)."""
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(["rank"], capsys)
     assert code == 2 and out == ""

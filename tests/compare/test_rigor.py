@@ -1,4 +1,4 @@
-"""compare's own rigor (issue 25, item 4): every p-value agrees with the interval shown beside it,
+"""compare's own rigor: every p-value agrees with the interval shown beside it,
 the 0/1 interval agrees with the exact McNemar test, spread differences cover with a prompt
 effect in one model only, content pairing, Holm over the whole call. Small simulations here
 (seconds); the big ones are bench/sim_intervals.py.

@@ -1,6 +1,6 @@
 """Every committed corpus file read through scorekit.harness_outputs and the commands' readers:
 kinds, model identity, run time, sample fields and counts, details columns and leaderboard
-values, version by version (issue 12; layouts in docs/harness-outputs.md)."""
+values, version by version (layouts in docs/harness-outputs.md)."""
 
 from __future__ import annotations
 

@@ -212,7 +212,7 @@ def _stat(busy: int, idle: int, processors: int = 2) -> str:
 
 
 def test_threads_follow_the_processors_idle_now():
-    """Issue 23: straight after pip the one-minute load average still said 0.8 on an idle
+    """Straight after pip the one-minute load average still said 0.8 on an idle
     2-core machine, and the demo took one thread; what counts is the idle time now."""
     from scorekit.demo.threads import idle_processors, torch_threads
 

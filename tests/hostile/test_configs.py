@@ -1,4 +1,4 @@
-"""Issue 11, items 1, 5 and 7: the YAML configs a user gives (leaderboard --config, score
+"""The YAML configs a user gives (leaderboard --config, score
 --config): duplicate keys are errors, and a scoring config runs no code unless --allow-code."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_normalizer_raising_system_exit(tmp_path, where, exit_code):
 
 
 def test_non_callable_normalizer_writes_nothing_to_stdout(tmp_path):
-    """Issue 23: a module that prints while importing (as the standard library's ``this``
+    """A module that prints while importing (as the standard library's ``this``
     does) named with a non-callable attribute: the error was right, but the print reached
     standard output too."""
     mod = _module_beside(tmp_path, "print('printed while importing')\nf = 3\n")

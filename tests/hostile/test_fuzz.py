@@ -1,4 +1,4 @@
-"""Issue 11: a fuzz run of broken and odd inputs on every command. Hypothesis mutates real
+"""A fuzz run of broken and odd inputs on every command. Hypothesis mutates real
 harness files, rank files and configs (cuts, splices of hostile snippets, random bytes); every
 run must succeed or end with the one-line promise, and never touch an existing --output."""
 

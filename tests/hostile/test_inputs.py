@@ -1,4 +1,4 @@
-"""Issue 11, item 5 and 6: broken, hostile and odd input files on every command that reads
+"""Broken, hostile and odd input files on every command that reads
 files. Each gives exit 0 with a correct result, or one line naming the file and the place."""
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def test_hostile_yaml_config(tmp_path, command, text, needle):
     ("name: x\ncategories: &c {k: *c}\n", 2),
 ])
 def test_cyclic_yaml_config(tmp_path, command, text, line):
-    """Issue 23: an alias inside its own anchor made a cyclic value; the message was "input
+    """An alias inside its own anchor made a cyclic value; the message was "input
     nested too deeply" without the file or the place."""
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(text)
@@ -318,13 +318,13 @@ def test_symlink_loop_config(tmp_path, command):
 
 
 def test_rank_missing_file_is_one_error_line(tmp_path):
-    """Issue 23: the spec's five-line message had no ``scorekit: error:`` line."""
+    """The spec's five-line message had no ``scorekit: error:`` line."""
     missing = tmp_path / "nope.txt"
     assert_one_line_error(run(["rank", missing]), f"{missing}: file not found", "usage: scorekit rank [FILE]")
     assert_one_line_error(run(["rank"], cwd=tmp_path), "ranks_general.txt: file not found", "ranking_sample.txt")
 
 
-# --- endless and huge rank files (issue 23) -------------------------------------------------
+# --- endless and huge rank files --------------------------------------------------
 
 
 def test_rank_on_dev_zero_is_one_line_naming_it():
@@ -413,7 +413,7 @@ def test_offline_remove_of_a_folder_is_left_in_place(pkl_target):
     assert pkl_target.is_dir()
 
 
-# --- robustness: where a family's shape breaks (issue 23) -----------------------------------
+# --- robustness: where a family's shape breaks ------------------------------------
 
 
 def test_robustness_duplicate_variant_names_file_and_line(tmp_path):

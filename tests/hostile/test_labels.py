@@ -1,4 +1,4 @@
-"""Issue 11, item 2: every user-supplied string is escaped in every renderer and format.
+"""Every user-supplied string is escaped in every renderer and format.
 
 Model names come from results files (leaderboard, score), rank files (rank) and run folders
 (robustness); hypothesis draws names with markup brackets, pipes, HTML, control characters

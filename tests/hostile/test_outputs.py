@@ -1,4 +1,4 @@
-"""Issue 11, items 3 and 4: outputs. An output that is an input is refused; an existing file
+"""Outputs. An output that is an input is refused; an existing file
 keeps its mode, a new one follows the umask; a symlinked --output is written through; side
 outputs come after the main one; --output '' is an error; nothing partial is left behind."""
 
@@ -26,7 +26,7 @@ def _inputs(tmp_path, command):
         path = score_run(tmp_path / "run")
         other = score_run(tmp_path / "other")
         return ["compare", path, other], path
-    if command == "export":  # issue 24
+    if command == "export":
         path = score_run(tmp_path / "run")
         return ["export", path, "--retrieved-timestamp", "1795000000"], path  # same document twice
     path = write_results(tmp_path / "res", results_body())
@@ -208,7 +208,7 @@ def test_dir_commands(command):
 
 @pytest.mark.parametrize("via_link", [False, True])
 def test_output_onto_standard_output(tmp_path, via_link):
-    """Issue 23: `--output /dev/stdout` (or a link to it) on a pipe failed with "No such file or
+    """`--output /dev/stdout` (or a link to it) on a pipe failed with "No such file or
     directory" (the temporary file was to go beside /proc/self/fd/1's target, a pipe)."""
     import subprocess
     import sys

@@ -1,4 +1,4 @@
-"""Issue 11, items 4 and 5 at the process level: standard output on /dev/full and Ctrl-C at
+"""At the process level: standard output on /dev/full and Ctrl-C at
 any moment end with one line and the documented exit code, never a traceback."""
 
 from __future__ import annotations

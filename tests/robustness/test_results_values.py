@@ -1,5 +1,5 @@
 """`scorekit robustness` checks the values it takes from results files as `scorekit leaderboard`
-does, and never writes a bare NaN/Infinity into its JSON (issue 12, item 6)."""
+does, and never writes a bare NaN/Infinity into its JSON."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import pytest
 
 from scorekit.cli import main
 
-# issue 21: the letter-labelled tasks of lm-eval 0.4.13's 8,384 multiple-choice tasks, at least
+# The letter-labelled tasks of lm-eval 0.4.13's 8,384 multiple-choice tasks, at least
 MIN_LABELLED = 5000
 
 

@@ -367,7 +367,7 @@ def load_results(
     skipped["other JSON files"] = []
     skipped["unparsable JSON files"] = []
     files: list[ResultsFile] = []
-    # Inspect adapter (issue 24): Inspect logs (.eval, and .json with Inspect's header) are results too
+    # Inspect adapter: Inspect logs (.eval, and .json with Inspect's header) are results too
     from scorekit.inspect_logs import inspect_results_file, is_inspect_log
 
     inspect_logs = [p for p in skipped["non-JSON files"] if is_inspect_log(p)]

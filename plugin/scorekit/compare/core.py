@@ -108,7 +108,7 @@ class Run:
 
 @dataclass
 class Comparison:
-    """One row of ``scorekit compare`` (the JSON shape of issue 13 plus extras)."""
+    """One row of ``scorekit compare`` (the JSON shape documented in docs/compare.md)."""
 
     task: str
     metric: str

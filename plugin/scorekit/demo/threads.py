@@ -1,7 +1,7 @@
 """How many torch threads the demo uses: the processors idle now, measured, not the load average.
 
 The one-minute load average lags: straight after ``pip install`` it still says ~0.8 on an idle
-2-core machine, which cost the demo one of its two cores (issue 23). Instead the processors'
+2-core machine, which cost the demo one of its two cores. Instead the processors'
 busy time is sampled twice from ``/proc/stat``, a fraction of a second apart.
 """
 
