@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import (  # noqa: F401  (LIGHTEVAL, LM_EVAL: re-exported)
-    LIGHTEVAL, LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, ungrouped,
+from scorekit.harness_outputs import (
+    LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, ungrouped,
     walk,
 )
 from scorekit.io import load_json

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.compare.core import MetricValues, Run
+from scorekit.compare.core import MetricValues
 from scorekit.errors import ScorekitError
 
 __all__ = ["read_run"]
