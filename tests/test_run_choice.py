@@ -26,7 +26,7 @@ dataset_kwargs:
     test: {data}
 test_split: test
 output_type: multiple_choice
-doc_to_text: "{{{{question}}}}"
+doc_to_text: "{{{{question}}}}\nA. {{{{choices[0]}}}}\nB. {{{{choices[1]}}}}\nC. {{{{choices[2]}}}}\nD. {{{{choices[3]}}}}\nAnswer:"
 doc_to_choice: "{{{{choices}}}}"
 doc_to_target: answer
 metric_list:
