@@ -9,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekit.aggregate.results_files import (
-    LIGHTEVAL,
-    LM_EVAL,
-    discover,
-    load_results,
-    merge,
-    read_results_file,
-)
+from scorekit.aggregate.results_files import discover, load_results, merge, read_results_file
 from scorekit.errors import ScorekitError
+from scorekit.harness_outputs import LIGHTEVAL, LM_EVAL
 from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
 
 VALUES = {
