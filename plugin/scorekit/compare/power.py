@@ -27,6 +27,7 @@ the normal one, N = ((z_{1-alpha/2} + z_{1-beta}) sigma / delta)^2.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -122,10 +123,15 @@ def mcnemar_mdd(n: int, discordance: float, alpha: float = 0.05, power: float = 
         return math.nan
     if mcnemar_power(n, discordance, discordance, alpha) < power:
         return math.nan
-    lo, hi = 0.0, discordance
-    while hi - lo > 1e-6:
+    return _smallest(lambda d: mcnemar_power(n, d, discordance, alpha) >= power, 0.0, discordance, 1e-6)
+
+
+def _smallest(reaches: Callable[[float], bool], lo: float, hi: float, tol: float) -> float:
+    """Bisection: the smallest difference in [lo, hi] (to ``tol``) that ``reaches`` the power;
+    ``reaches(hi)`` holds, power grows with the difference."""
+    while hi - lo > tol:
         mid = (lo + hi) / 2
-        if mcnemar_power(n, mid, discordance, alpha) >= power:
+        if reaches(mid):
             hi = mid
         else:
             lo = mid
@@ -168,16 +174,10 @@ def paired_t_mdd(n: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> 
     _check(alpha, power)
     if n < 2 or not sd > 0:
         return math.nan
-    lo, hi = 0.0, sd
+    hi = sd
     while paired_t_power(n, hi, sd, alpha) < power:
         hi *= 2
-    while hi - lo > 1e-7 * sd:
-        mid = (lo + hi) / 2
-        if paired_t_power(n, mid, sd, alpha) >= power:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return _smallest(lambda d: paired_t_power(n, d, sd, alpha) >= power, 0.0, hi, 1e-7 * sd)
 
 
 def interval_mdd(ci_low: float, ci_high: float, confidence: float = 0.95, power: float = 0.8) -> float:
