@@ -16,6 +16,7 @@ import pytest
 
 from scorekit.cli import main
 from tests.aggregate.test_leaderboard_harness import _task
+from tests.support.by_hand import mcnemar
 
 pytestmark = pytest.mark.slow
 
@@ -27,13 +28,6 @@ RIGHT = {
     "acme/similar": lambda i: i % 10 not in (0, 5),  # 48 of 60
 }
 
-
-def _mcnemar(n10: int, n01: int) -> float:
-    n = n10 + n01
-    if n == 0:
-        return 1.0
-    pmf = [math.comb(n, i) / 2**n for i in range(n + 1)]
-    return min(1.0, sum(q for q in pmf if q <= pmf[n10] * (1 + 1e-7)))
 
 
 def _run(tmp: Path, tasks: Path, model: str, out: Path, limit: int | None = None) -> Path:
@@ -93,7 +87,7 @@ def test_two_lm_eval_runs(lm_eval_runs, capsys):
     assert c["a_value"] == pytest.approx(54 / 60) and c["b_value"] == pytest.approx(40 / 60)
     assert c["difference"] == pytest.approx(c["a_value"] - c["b_value"], abs=1e-15)
     n10, n01 = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
-    assert c["p_value"] == pytest.approx(_mcnemar(n10, n01), rel=1e-9)
+    assert c["p_value"] == pytest.approx(mcnemar(n10, n01), rel=1e-9)
     d = a - b
     se = d.std(ddof=1) / math.sqrt(N_DOCS)
     assert c["ci_low"] < c["difference"] < c["ci_high"]
@@ -113,7 +107,7 @@ def test_three_runs_every_pair_with_holm(lm_eval_runs, capsys):
     for c in rows:
         a = np.array([RIGHT[c["a"]](i) for i in range(N_DOCS)])
         b = np.array([RIGHT[c["b"]](i) for i in range(N_DOCS)])
-        raw.append(_mcnemar(int((a & ~b).sum()), int((~a & b).sum())))
+        raw.append(mcnemar(int((a & ~b).sum()), int((~a & b).sum())))
         assert c["p_value_raw"] == pytest.approx(raw[-1], rel=1e-9)
     order = sorted(range(3), key=lambda i: raw[i])
     expected, running = [0.0] * 3, 0.0
@@ -217,7 +211,7 @@ def test_same_documents_in_another_order_are_paired_by_content(lm_eval_runs, cap
     a = np.array([RIGHT["acme/strong"](i) for i in range(N_DOCS)])
     b = np.array([RIGHT["acme/weak"](i) for i in range(N_DOCS)])
     assert c["n_paired"] == N_DOCS and c["a_only"] == c["b_only"] == 0
-    assert c["p_value"] == pytest.approx(_mcnemar(int((a & ~b).sum()), int((~a & b).sum())), rel=1e-9)
+    assert c["p_value"] == pytest.approx(mcnemar(int((a & ~b).sum()), int((~a & b).sum())), rel=1e-9)
     assert any("paired by content" in n for n in doc["notes"])
     assert not any("hold different documents" in n for n in doc["notes"])
 

@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from scorekit.cli import main
+from tests.support.by_hand import se, wilson
 
 HERE = Path(__file__).parent
 CORPUS = HERE.parent / "conformance" / "corpus"
@@ -41,18 +42,6 @@ def _results(doc: dict) -> dict[tuple[str, str], dict]:
     return out
 
 
-def _wilson(s: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = s / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return mid - half, mid + half
-
-
-def _se(values: list[float]) -> float:
-    n = len(values)
-    m = sum(values) / n
-    return math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1)) / math.sqrt(n)
 
 
 # --- Inspect ------------------------------------------------------------------------------------
@@ -86,8 +75,8 @@ def test_inspect_run_export_matches_log_and_hand_computation(inspect_logs, capsy
     metrics = log.results.scores[0].metrics
     score, unc = r["score_details"]["score"], r["score_details"]["uncertainty"]
     assert score == pytest.approx(sum(right) / N) == pytest.approx(metrics["accuracy"].value)
-    assert unc["standard_error"]["value"] == pytest.approx(_se(right)) == pytest.approx(metrics["stderr"].value)
-    lo, hi = _wilson(int(sum(right)), N)
+    assert unc["standard_error"]["value"] == pytest.approx(se(right)) == pytest.approx(metrics["stderr"].value)
+    lo, hi = wilson(int(sum(right)), N)
     ci = unc["confidence_interval"]
     assert (ci["lower"], ci["upper"]) == (pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12))
     assert ci["confidence_level"] == 0.95 and ci["method"].startswith("Wilson") and unc["num_samples"] == N
@@ -109,7 +98,7 @@ def test_inspect_epochs_export_has_means_and_pass_at_k(inspect_logs, capsys):
     assert mean["score_details"]["score"] == pytest.approx(sum(means) / N_E)
     assert mean["score_details"]["score"] == pytest.approx(read_eval_log(str(log_file)).results.scores[0].metrics["accuracy"].value)
     unc = mean["score_details"]["uncertainty"]
-    assert unc["standard_error"]["value"] == pytest.approx(_se(means))
+    assert unc["standard_error"]["value"] == pytest.approx(se(means))
     assert unc["confidence_interval"]["method"].startswith("percentile bootstrap")
     assert unc["num_bootstrap_samples"] == 500 and unc["confidence_interval"]["confidence_level"] == 0.9
     assert unc["confidence_interval"]["lower"] <= mean["score_details"]["score"] <= unc["confidence_interval"]["upper"]

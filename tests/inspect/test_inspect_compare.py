@@ -12,12 +12,12 @@ import json
 import math
 import subprocess
 import sys
-from statistics import NormalDist
 
 import pytest
 
 from scorekit.cli import main
 from tests.support.inspect_runs import TASK, inspect_run
+from tests.support.by_hand import holm, mcnemar, wilson
 
 pytest.importorskip("inspect_ai", reason="needs the inspect extra")
 pytestmark = pytest.mark.slow
@@ -53,29 +53,7 @@ def _json(capsys, args: list[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def _mcnemar(n10: int, n01: int) -> float:
-    n = n10 + n01
-    if n == 0:
-        return 1.0
-    pmf = [math.comb(n, i) / 2**n for i in range(n + 1)]
-    return min(1.0, sum(q for q in pmf if q <= pmf[n10] * (1 + 1e-7)))
 
-
-def _wilson(s: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = s / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return mid - half, mid + half
-
-
-def _holm(ps: list[float]) -> list[float]:
-    order = sorted(range(len(ps)), key=lambda i: ps[i])
-    out, running = [0.0] * len(ps), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
-        out[i] = running
-    return out
 
 
 def test_two_runs_mcnemar(runs, capsys):
@@ -89,7 +67,7 @@ def test_two_runs_mcnemar(runs, capsys):
     assert row["difference"] == pytest.approx((sum(a) - sum(b)) / N)
     n10 = sum(x and not y for x, y in zip(a, b))
     n01 = sum(y and not x for x, y in zip(a, b))
-    assert row["p_value"] == pytest.approx(_mcnemar(n10, n01), rel=1e-9)
+    assert row["p_value"] == pytest.approx(mcnemar(n10, n01), rel=1e-9)
     assert row["ci_low"] <= row["difference"] <= row["ci_high"]
     assert data["notes"] == []
 
@@ -102,7 +80,7 @@ def test_values_wilson_and_inspect_agree(runs, capsys):
     s = sum(RIGHT["acme/strong"](i, 0) for i in range(N))
     assert (v["n"], v["method"], v["kind"]) == (N, "wilson", "binary")
     assert v["value"] == pytest.approx(s / N)
-    lo, hi = _wilson(s, N)
+    lo, hi = wilson(s, N)
     assert (v["ci_low"], v["ci_high"]) == (pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12))
     (log_file,) = runs["acme/strong"].glob("*.json")  # the .json log format
     assert read_eval_log(str(log_file)).results.scores[0].metrics["accuracy"].value == pytest.approx(v["value"])
@@ -119,9 +97,9 @@ def test_three_runs_holm(runs, capsys):
     for (ma, mb), r in zip([(0, 1), (0, 2), (1, 2)], rows):
         a = [RIGHT[models[ma]](i, 0) for i in range(N)]
         b = [RIGHT[models[mb]](i, 0) for i in range(N)]
-        raw.append(_mcnemar(sum(x and not y for x, y in zip(a, b)), sum(y and not x for x, y in zip(a, b))))
+        raw.append(mcnemar(sum(x and not y for x, y in zip(a, b)), sum(y and not x for x, y in zip(a, b))))
         assert r["p_value_raw"] == pytest.approx(raw[-1], rel=1e-9)
-    assert [r["p_value"] for r in rows] == pytest.approx(_holm(raw), rel=1e-9)
+    assert [r["p_value"] for r in rows] == pytest.approx(holm(raw), rel=1e-9)
 
 
 def _pass_at(n: int, c: int, k: int) -> float:
@@ -150,7 +128,7 @@ def test_epochs_means_and_pass_at_k(runs, capsys):
     assert rows["match/pass@4"]["test"] == "mcnemar"
     hit_a, hit_b = [c > 0 for c in ca], [c > 0 for c in cb]
     assert rows["match/pass@4"]["p_value"] == pytest.approx(
-        _mcnemar(sum(x and not y for x, y in zip(hit_a, hit_b)), sum(y and not x for x, y in zip(hit_a, hit_b))))
+        mcnemar(sum(x and not y for x, y in zip(hit_a, hit_b)), sum(y and not x for x, y in zip(hit_a, hit_b))))
     # Inspect's own accuracy (mean reducer over epochs) is scorekit's per-question mean, averaged
     (log_file,) = a_dir.glob("*.eval")
     log = read_eval_log(str(log_file))
@@ -165,7 +143,7 @@ def test_epochs_values_bootstrap(runs, capsys):
     # weak: c in {0, 1, 2}; pass@4 is "c > 0": 0/1 per question, so Wilson on the count
     s = sum(CORRECT_EPOCHS["acme/weak"](i) > 0 for i in range(N_E))
     assert by["match/pass@4"]["method"] == "wilson" and by["match/pass@4"]["value"] == pytest.approx(s / N_E)
-    assert by["match/pass@4"]["ci_low"] == pytest.approx(_wilson(s, N_E)[0], abs=1e-12)
+    assert by["match/pass@4"]["ci_low"] == pytest.approx(wilson(s, N_E)[0], abs=1e-12)
 
 
 def test_epochs_against_one_epoch_is_compared_as_mean(runs, capsys):

@@ -8,12 +8,12 @@ computation over the scripted per-question means.
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 
 from scorekit.cli import main
 from tests.support.inspect_runs import inspect_run
+from tests.support.by_hand import se
 
 pytest.importorskip("inspect_ai", reason="needs the inspect extra")
 pytestmark = pytest.mark.slow
@@ -41,10 +41,6 @@ categories:
 """
 
 
-def _se(values):
-    m = sum(values) / len(values)
-    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1) / len(values))
-
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
@@ -71,7 +67,7 @@ def test_score_config_names_an_inspect_task(logs, tmp_path, capsys):
     assert "stderr" not in read_eval_log(str(logs[1]), header_only=True).results.scores[0].metrics
     means = [(i % 4) / EPOCHS for i in range(N)]
     assert b["value"] == pytest.approx(sum(means) / N)
-    assert b["stderr"] == pytest.approx(_se(means))  # recomputed from the samples
+    assert b["stderr"] == pytest.approx(se(means))  # recomputed from the samples
 
 
 def test_leaderboard_config_names_an_inspect_task(logs, tmp_path, capsys):
@@ -81,5 +77,5 @@ def test_leaderboard_config_names_an_inspect_task(logs, tmp_path, capsys):
     rows = {m["model"]: m for m in json.loads(capsys.readouterr().out)["models"]}
     assert rows["mockllm/acme/a"]["raw"]["Arith"] == pytest.approx(sum(i % 4 != 0 for i in range(N)) / N)
     right = [1.0 if i % 4 else 0.0 for i in range(N)]
-    assert rows["mockllm/acme/a"]["stderr"]["Arith"] == pytest.approx(100 * _se(right))
+    assert rows["mockllm/acme/a"]["stderr"]["Arith"] == pytest.approx(100 * se(right))
     assert rows["mockllm/acme/b"]["scores"]["Arith"] == pytest.approx(100 * sum((i % 4) / EPOCHS for i in range(N)) / N)
