@@ -91,7 +91,7 @@ def run_harness(
     *,
     questions: int | None = None,
     max_gen_toks: int | None = None,
-    batch_size: int | str = 32,
+    batch_size: int | str = 64,
     device: str = "cpu",
     seed: int = 1234,
     tasks: list[str] | None = None,
@@ -126,7 +126,11 @@ def run_harness(
         import torch
 
         torch.set_num_threads(threads)
-    lm = get_model(model.name).create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
+    if model.name == "hf":  # lm-eval's hf model, reading shared prompt prefixes once (demo/engine.py)
+        from scorekit.demo.engine import SharedPrefixHFLM as model_class
+    else:
+        model_class = get_model(model.name)
+    lm = model_class.create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
     _count_answers(lm, report)
     report("model", 1, 1)
     lm_eval_dir = out_dir / "lm_eval"

@@ -1,0 +1,104 @@
+"""The demo's generation loop (scorekit.demo.engine) against lm-eval's own ``hf`` generation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+torch = pytest.importorskip("torch")
+from lm_eval.api.instance import Instance  # noqa: E402
+from lm_eval.models.huggingface import HFLM  # noqa: E402
+
+from scorekit.demo.engine import SharedPrefixHFLM  # noqa: E402
+
+# Prompts as SCORE's are: a shared opening, the same prompt several times (non-greedy samples),
+# prompts that differ only near the end (option orders), one prompt the prefix of another.
+PROMPTS = [
+    "<|im_start|>user\nQuestion: What is the capital of France? Options: A: Paris B: London<|im_end|>\n",
+    "<|im_start|>user\nQuestion: What is the capital of France? Options: A: London B: Paris<|im_end|>\n",
+    "<|im_start|>user\nQuestion: What is the capital of France? Options: A: London B: Paris<|im_end|>\n",
+    "<|im_start|>user\nSolve the problem. Put your final answer within \\boxed{}.<|im_end|>\n",
+    "<|im_start|>user\nSolve the problem.",
+    "<|im_start|>user\nThe best answer is C. Let's think step by step.<|im_end|>\n<|im_start|>assistant\n",
+    "abc",
+]
+
+
+@pytest.fixture(scope="module")
+def models(tiny_hf_model):
+    args = {"batch_size": 3, "device": "cpu"}
+    return (SharedPrefixHFLM.create_from_arg_string(f"pretrained={tiny_hf_model}", args),
+            HFLM.create_from_arg_string(f"pretrained={tiny_hf_model}", args))
+
+
+def _generate(lm, settings: dict, prompts=PROMPTS) -> list[str]:
+    return lm.generate_until([Instance("generate_until", None, (p, dict(settings)), i) for i, p in enumerate(prompts)],
+                             disable_tqdm=True)
+
+
+def test_greedy_answers_are_lm_eval_generates(models):
+    ours, theirs = models
+    settings = {"until": [], "max_gen_toks": 12, "do_sample": False}
+    assert _generate(ours, settings) == _generate(theirs, settings)
+
+
+def test_stop_strings_end_a_row_where_lm_eval_ends_it(models):
+    ours, theirs = models
+    free = _generate(theirs, {"until": [], "max_gen_toks": 12, "do_sample": False})
+    stops = sorted({text[3:5] for text in free if len(text) > 6})  # strings the model does write
+    settings = {"until": stops, "max_gen_toks": 12, "do_sample": False}
+    cut = _generate(ours, settings)
+    assert cut == _generate(theirs, settings)
+    assert any(len(c) < len(f) for c, f in zip(cut, free))
+
+
+def test_a_row_leaves_the_batch_at_its_eos_token(models):
+    ours, theirs = models
+    settings = {"until": [], "max_gen_toks": 12, "do_sample": False}
+    free = _generate(theirs, settings)
+    # make a token the model writes early an end-of-sequence token, for both models
+    early = ours.tokenizer(free[0], add_special_tokens=False)["input_ids"][2]
+    saved = [lm.model.generation_config.eos_token_id for lm in models]
+    try:
+        for lm in models:
+            lm.model.generation_config.eos_token_id = [lm.tokenizer.eos_token_id, early]
+        ended = _generate(ours, settings)
+        assert ended == _generate(theirs, settings)
+        assert len(ended[0]) < len(free[0])
+    finally:
+        for lm, eos in zip(models, saved):
+            lm.model.generation_config.eos_token_id = eos
+
+
+def test_other_generation_settings_go_to_lm_eval(models):
+    ours, theirs = models
+    settings = {"until": [], "max_gen_toks": 8, "do_sample": False, "repetition_penalty": 1.3}
+    assert _generate(ours, settings) == _generate(theirs, settings)
+
+
+@pytest.mark.parametrize("settings", [{"temperature": 0.7}, {"temperature": 1.3, "top_k": 7},
+                                      {"temperature": 1.0, "top_p": 0.6}])
+def test_samples_follow_the_temperature_top_k_top_p_distribution(models, settings):
+    ours, _ = models
+    prompt = ours.tokenizer(PROMPTS[0], add_special_tokens=False, return_tensors="pt")["input_ids"]
+    rows = 4000
+    torch.manual_seed(0)
+    out = ours._model_generate(prompt.repeat(rows, 1), prompt.shape[1] + 1, [],
+                               attention_mask=torch.ones(rows, prompt.shape[1], dtype=torch.long),
+                               do_sample=True, **settings)
+    drawn = np.bincount(out[:, -1].numpy(), minlength=len(ours.tokenizer))
+    with torch.no_grad():
+        logits = ours.model(prompt).logits[0, -1].double() / settings["temperature"]
+    top_k = settings.get("top_k", 50)
+    logits[logits < torch.topk(logits, top_k).values[-1]] = -float("inf")
+    probs = logits.softmax(-1)
+    if "top_p" in settings:  # keep the most likely tokens until their mass reaches top_p
+        ordered, order = probs.sort(descending=True)
+        keep = (ordered.cumsum(0) - ordered) < settings["top_p"]
+        probs = torch.zeros_like(probs).scatter(0, order[keep], ordered[keep])
+        probs /= probs.sum()
+    expected = probs.numpy() * rows
+    support = expected > 0
+    assert drawn[~support].sum() == 0  # nothing outside top-k / top-p is ever drawn
+    assert chisquare(drawn[support], expected[support]).pvalue > 1e-3
