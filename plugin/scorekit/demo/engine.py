@@ -25,7 +25,9 @@ of 70,900 and decodes 8,600 row-steps instead of about 14,000 (docs/demo.md).
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import functools
+from typing import Any, Iterator
 
 import torch
 from lm_eval.models.huggingface import HFLM
@@ -154,3 +156,25 @@ def _sample(logits: torch.Tensor, settings: dict) -> torch.Tensor:
         probs = logits.softmax(dim=-1)
         logits = logits.masked_fill(probs < float(min_p) * probs.max(dim=-1, keepdim=True).values, float("-inf"))
     return torch.multinomial(logits.softmax(dim=-1), 1)[:, 0]
+
+
+@contextlib.contextmanager
+def gguf_read_once() -> Iterator[None]:
+    """While lm-eval loads a model from a GGUF file, read the file once.
+
+    transformers reads the file's metadata for the config, the tokenizer and the model, then
+    its tensors, and rebuilds gguf's tensor-name table for every module: 21 s of CPU for
+    SmolLM2-135M, about half the demo's wait before the first answer. Inside this block
+    ``gguf.GGUFReader`` and ``gguf.get_tensor_name_map`` return the first result for the same
+    arguments (bench/demo_load.py measures both ways). transformers imports both names from
+    ``gguf`` when it calls them, which is why replacing them there is enough.
+    """
+    import gguf
+
+    saved = gguf.GGUFReader, gguf.get_tensor_name_map
+    gguf.GGUFReader = functools.lru_cache(maxsize=None)(gguf.GGUFReader)
+    gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(gguf.get_tensor_name_map)
+    try:
+        yield
+    finally:
+        gguf.GGUFReader, gguf.get_tensor_name_map = saved

@@ -127,10 +127,12 @@ def run_harness(
 
         torch.set_num_threads(threads)
     if model.name == "hf":  # lm-eval's hf model, reading shared prompt prefixes once (demo/engine.py)
-        from scorekit.demo.engine import SharedPrefixHFLM as model_class
+        from scorekit.demo.engine import SharedPrefixHFLM, gguf_read_once
+
+        with gguf_read_once():
+            lm = SharedPrefixHFLM.create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
     else:
-        model_class = get_model(model.name)
-    lm = model_class.create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
+        lm = get_model(model.name).create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
     _count_answers(lm, report)
     report("model", 1, 1)
     lm_eval_dir = out_dir / "lm_eval"

@@ -1,0 +1,92 @@
+"""Benchmark: the demo's two speed choices, each side by side with lm-eval's own path, in one run.
+
+1. **Loading** SmolLM2-135M-Instruct from its GGUF file into lm-eval's ``hf`` model: plain, and
+   inside :func:`scorekit.demo.engine.gguf_read_once` (the file read once). Reported: CPU and
+   wall seconds; the loaded weights are checked equal.
+2. **Generating** the demo's answers: lm-eval's ``HFLM`` (``model.generate``) and
+   :class:`scorekit.demo.engine.SharedPrefixHFLM` on the same requests (the demo's 535 by
+   default, from a samples folder of an earlier ``scorekit demo`` run; ``--every K`` keeps every
+   K-th), batch size 64, float32. Reported: CPU and wall seconds and how many greedy answers are
+   the same text.
+
+    python bench/bench_demo.py DEMO_OUTPUT_DIR [--every K] [--threads N]
+
+Run it on an idle machine; the CPU model is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import json
+import platform
+import time
+import warnings
+from pathlib import Path
+
+
+def _cpu() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.partition(":")[2].strip()
+    return platform.processor()
+
+
+def _timed(fn):
+    cpu, wall = time.process_time(), time.perf_counter()
+    out = fn()
+    return out, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("demo_dir", help="output folder of an earlier `scorekit demo` run (its lm_eval/ samples)")
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    warnings.filterwarnings("ignore")
+    import torch
+    from lm_eval.api.instance import Instance
+    from lm_eval.models.huggingface import HFLM
+
+    from scorekit.demo.engine import SharedPrefixHFLM, gguf_read_once
+    from scorekit.demo.model import smollm2_gguf
+
+    torch.set_num_threads(args.threads)
+    path = smollm2_gguf()
+    model_args = f"pretrained={path.parent},gguf_file={path.name},dtype=float32"
+    print(f"CPU: {_cpu()}, {args.threads} torch thread(s), torch {torch.__version__}")
+
+    loaded = {}
+    for name, cls, ctx in (("lm-eval HFLM, plain load", HFLM, contextlib.nullcontext),
+                           ("SharedPrefixHFLM, gguf_read_once", SharedPrefixHFLM, gguf_read_once)):
+        def load(cls=cls, ctx=ctx):
+            with ctx():
+                return cls.create_from_arg_string(model_args, {"batch_size": 64, "device": "cpu"})
+        loaded[name], cpu, wall = _timed(load)
+        print(f"load  {name:36s} cpu {cpu:6.1f} s  wall {wall:6.1f} s")
+    plain, ours = loaded.values()
+    same = all(torch.equal(a, b) for a, b in zip(plain.model.state_dict().values(), ours.model.state_dict().values()))
+    print(f"load  same weights: {same}")
+
+    requests = []
+    for file in sorted(glob.glob(str(Path(args.demo_dir) / "lm_eval" / "*" / "samples_*.jsonl"))):
+        for line in open(file, encoding="utf-8"):
+            row = json.loads(line)
+            gen = row["arguments"]["gen_args_0"]
+            requests += [(gen["arg_0"], gen["arg_1"])] * len(row["resps"][0])
+    requests = requests[:: args.every]
+    instances = [Instance("generate_until", None, r, i) for i, r in enumerate(requests)]
+    answers = {}
+    for name, lm in (("lm-eval HFLM (model.generate)", plain), ("SharedPrefixHFLM", ours)):
+        torch.manual_seed(1234)
+        answers[name], cpu, wall = _timed(lambda lm=lm: lm.generate_until(instances, disable_tqdm=True))
+        print(f"generate {len(instances)} answers  {name:30s} cpu {cpu:6.1f} s  wall {wall:6.1f} s")
+    greedy = [i for i, (_, gen) in enumerate(requests) if not gen.get("do_sample")]
+    a, b = answers.values()
+    print(f"generate  same greedy text: {sum(a[i] == b[i] for i in greedy)} of {len(greedy)}")
+
+
+if __name__ == "__main__":
+    main()
