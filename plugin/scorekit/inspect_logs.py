@@ -47,6 +47,7 @@ import numpy as np
 
 from scorekit.compare.core import MetricValues, per_question
 from scorekit.errors import ScorekitError
+from scorekit.io import finite_number
 
 __all__ = ["INSTALL_HINT", "InspectRun", "LogHeader", "inspect_results_file", "is_inspect_log", "read_inspect_header",
            "read_inspect_log", "read_inspect_logs", "score_value"]
@@ -180,12 +181,8 @@ def _fingerprint(sample: Any) -> str:
 def _reported(log: Any) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for score in (log.results.scores if log.results else None) or []:
-        metrics = {}
-        for name, m in (score.metrics or {}).items():
-            v = m.value if hasattr(m, "value") else m
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v)):
-                metrics[name] = float(v)
-        out[score.name] = metrics
+        values = {name: finite_number(m.value if hasattr(m, "value") else m) for name, m in (score.metrics or {}).items()}
+        out[score.name] = {name: v for name, v in values.items() if v is not None}
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
 import sys
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, one_line
 
 JSON_DEPTH_MAX = 1024  # orjson's limit; the standard parser would recurse past Python's stack
 _INT_DIGITS_MAX = 308  # longer integers are read as floats (inf beyond ~1.8e308): float(int) would overflow
@@ -153,6 +154,13 @@ def loads_json(data: bytes | str, path: str | os.PathLike[str] | None = None, *,
     except RecursionError:
         raise ScorekitError(f"invalid JSON: nested deeper than {JSON_DEPTH_MAX} levels", path=path,
                             where=None if line is None else f"line {line}") from None
+
+
+def finite_number(value: Any) -> float | None:
+    """A JSON value as a finite float; None for anything else (booleans, text, NaN, infinities)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(float(value)) else None
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:
@@ -363,3 +371,9 @@ def emit(text: str, output: str | os.PathLike[str] | None) -> None:
             write_text_atomic(output, text)
     else:
         write_stdout(text)
+
+
+def note(*lines: str, prefix: str = "scorekit: note: ") -> None:
+    """Each line on standard error after ``prefix``, on one line (:func:`~scorekit.errors.one_line`)."""
+    for line in lines:
+        print(one_line(prefix + line), file=sys.stderr)

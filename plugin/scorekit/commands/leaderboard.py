@@ -14,8 +14,8 @@ import math
 import sys
 import time
 
-from scorekit.errors import one_line
 from scorekit.tables import FORMATS
+
 PROGRESS_AFTER_S = 2.0
 
 
@@ -76,13 +76,11 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.results_files import load_results
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits, check_plot
-    from scorekit.io import check_output, emit, refuse_input_as_output, write_bytes_atomic
+    from scorekit.io import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
     check_digits(args.digits)
-    plot_fmt = None
-    if args.plot is not None:
-        plot_fmt = check_plot(args.plot)
+    plot_fmt = None if args.plot is None else check_plot(args.plot)
     config_path = None if args.config is None else find_config(args.config)
     inputs = [*args.paths, *([config_path] if config_path else [])]
     output = check_output(args.output, inputs)
@@ -109,19 +107,14 @@ def _run(args: argparse.Namespace) -> int:
     emit(text, output)
     if image is not None:
         write_bytes_atomic(args.plot, image)
-    for line in lb.override_notes(loaded.models.values()):
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    for row in rows:
-        for line in row.notes:
-            print(one_line(f"scorekit: note: {row.model}: {line}"), file=sys.stderr)
-    for line in lb.missing_notes(rows):
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    summary = loaded.skipped_summary()
-    if summary:
-        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
+    note(*lb.override_notes(loaded.models.values()))
+    note(*(f"{row.model}: {line}" for row in rows for line in row.notes))
+    note(*lb.missing_notes(rows))
+    if summary := loaded.skipped_summary():
+        note(summary)
     if config_path is None:
         used = sorted({r.config for r in rows})
-        print(one_line(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}"), file=sys.stderr)
+        note(f"{len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}")
     return 0
 
 

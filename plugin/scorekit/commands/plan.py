@@ -55,14 +55,11 @@ def _pilot(args: argparse.Namespace) -> dict:
     """Paired rows of the chosen task and metric of the two pilot runs -> estimates."""
     import numpy as np
 
-    from scorekit.compare.core import Run, paired_rows, run_labels
-    from scorekit.compare.inputs import read_run
+    from scorekit.compare.core import paired_rows
+    from scorekit.compare.inputs import read_runs
     from scorekit.errors import ScorekitError
 
-    read = [read_run(path) for path in args.pilot]
-    labels = run_labels([model for model, _, _ in read])
-    ra, rb = (Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes)
-              in zip(labels, args.pilot, read))
+    ra, rb = read_runs(args.pilot)
     choices = [(t, m) for t in sorted(set(ra.tasks) & set(rb.tasks)) for m in sorted(set(ra.tasks[t]) & set(rb.tasks[t]))
                if ra.tasks[t][m].kind in ("binary", "mean") and rb.tasks[t][m].kind in ("binary", "mean")]
     picked = [(t, m) for t, m in choices if (args.task in (None, t)) and (args.metric in (None, m))]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 from pathlib import Path
 
 from scorekit.tables import FORMATS
@@ -49,8 +48,8 @@ def missing_file_message() -> str:
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
-    from scorekit.errors import ScorekitError, one_line
-    from scorekit.io import check_output, emit
+    from scorekit.errors import ScorekitError
+    from scorekit.io import check_output, emit, note
 
     path = Path(args.file)
     if not os.path.lexists(path):
@@ -70,10 +69,9 @@ def run(args: argparse.Namespace) -> int:
          "are never counted as ahead of or behind another model"),
     ):
         if models:
-            print(f"scorekit rank: note: {len(models)} model(s) {why}: {one_line(', '.join(models))}", file=sys.stderr)
+            note(f"{len(models)} model(s) {why}: {', '.join(models)}", prefix="scorekit rank: note: ")
     with_ci = sum(r.score_ci is not None for r in rows)
     if with_ci > rank.RANK_RANGE_MODELS_MAX:
-        print(f"scorekit rank: note: {with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: "
-              "their rank ranges (every pair compared) are left out (N/A); the other columns are complete",
-              file=sys.stderr)
+        note(f"{with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: their rank ranges (every "
+             "pair compared) are left out (N/A); the other columns are complete", prefix="scorekit rank: note: ")
     return 0

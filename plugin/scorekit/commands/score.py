@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from typing import Any
 
-from scorekit.errors import one_line
 from scorekit.tables import FORMATS
+
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
 PARTIAL_MARK = "*"
@@ -107,20 +106,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _notes(loaded, scored: list[dict[str, Any]], inputs) -> None:
     from scorekit.aggregate.leaderboard import override_notes
+    from scorekit.io import note
 
-    for line in override_notes(loaded.models.values()):
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    for name, lines in inputs.notes.items():
-        for line in lines:
-            print(one_line(f"scorekit: note: {name}: {line}"), file=sys.stderr)
+    note(*override_notes(loaded.models.values()))
+    note(*(f"{name}: {line}" for name, lines in inputs.notes.items() for line in lines))
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"
-            listed = ", ".join(f"{p} ({r})" for p, r in m["missing"].items())
-            print(one_line(f"scorekit: note: {m['model']}: {what}, without {listed}"), file=sys.stderr)
-    summary = loaded.skipped_summary()
-    if summary:
-        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
+            note(f"{m['model']}: {what}, without {', '.join(f'{p} ({r})' for p, r in m['missing'].items())}")
+    if summary := loaded.skipped_summary():
+        note(summary)
 
 
 def _columns(config, detail: str) -> list[tuple[str, Any]]:
@@ -141,11 +136,6 @@ def _columns(config, detail: str) -> list[tuple[str, Any]]:
 
 def _node_score(node: dict[str, Any]) -> float | None:
     return node["overall"] if "overall" in node else node["score"]
-
-
-def _node_partial(node: dict[str, Any]) -> bool:
-    missing = node.get("missing")
-    return _node_score(node) is not None and isinstance(missing, dict) and bool(missing)
 
 
 def render(
@@ -174,7 +164,7 @@ def render(
             elif score is None:
                 row.append("-")
             else:
-                mark = PARTIAL_MARK if _node_partial(node) else ""
+                mark = PARTIAL_MARK if isinstance(node.get("missing"), dict) and node["missing"] else ""
                 any_partial = any_partial or bool(mark)
                 row.append(f"{score:.{digits}f}{mark}")
             if node is m:  # the overall score's interval (stderr propagated, threshold.roll_up_stderr)

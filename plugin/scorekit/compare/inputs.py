@@ -34,10 +34,10 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.compare.core import MetricValues, per_question
+from scorekit.compare.core import MetricValues, Run, per_question, run_labels
 from scorekit.errors import ScorekitError
 
-__all__ = ["read_run"]
+__all__ = ["read_run", "read_runs"]
 
 
 def _files(path: Path) -> tuple[list[Path], list[str]]:
@@ -256,3 +256,10 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
         shown = ", ".join(sorted(models))
         raise ScorekitError(f"holds runs of {len(models)} models ({shown}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
+
+
+def read_runs(paths: list[str]) -> list[Run]:
+    """The run of each path (:func:`read_run`), labelled by its model (:func:`~scorekit.compare.core.run_labels`)."""
+    read = [read_run(path) for path in paths]
+    labels = run_labels([model for model, _, _ in read])
+    return [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]

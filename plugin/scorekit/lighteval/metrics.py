@@ -56,41 +56,13 @@ from scorekit import metrics as M
 from scorekit.lighteval.sampling import sample_when_asked
 from scorekit.metric_specs import column, spec, tau_label
 
-__all__ = [
-    "NamedSampleLevelMetric",
-    "GoldMatch",
-    "loose_text",
-    "UnmatchedAudit",
-    "CheckedMean",
-    "StrippedText",
-    "ConsistencyPreparator",
-    "ConsistencyRateCorpus",
-    "consistency_rate_metric",
-    "PassAtK",
-    "pass_at_k_metric",
-    "GPassAtK",
-    "g_pass_at_k_metric",
-    "mg_pass_at_k_metric",
-    "AvgAtK",
-    "avg_at_k_metric",
-    "MajAtK",
-    "maj_at_k_metric",
-    "LogprobValue",
-    "normalized_mc_probability_metric",
-    "gold_probability_metric",
-    "loglikelihood_accuracy_metric",
-    "RecallAtK",
-    "recall_at_k_metric",
-    "mrr_metric",
-    "StringMetric",
-    "exact_match_metric",
-    "bow_f1_metric",
-    "edit_similarity_metric",
-    "Extractiveness",
-    "extractiveness_metric",
-    "tau_label",
-    "FACTORIES",
-]
+__all__ = ["NamedSampleLevelMetric", "GoldMatch", "loose_text", "UnmatchedAudit", "CheckedMean", "StrippedText",
+           "ConsistencyPreparator", "ConsistencyRateCorpus", "consistency_rate_metric", "PassAtK",
+           "pass_at_k_metric", "GPassAtK", "g_pass_at_k_metric", "mg_pass_at_k_metric", "AvgAtK", "avg_at_k_metric",
+           "MajAtK", "maj_at_k_metric", "LogprobValue", "normalized_mc_probability_metric",
+           "gold_probability_metric", "loglikelihood_accuracy_metric", "RecallAtK", "recall_at_k_metric",
+           "mrr_metric", "StringMetric", "exact_match_metric", "bow_f1_metric", "edit_similarity_metric",
+           "Extractiveness", "extractiveness_metric", "tau_label", "FACTORIES"]
 
 logger = logging.getLogger(__name__)
 sample_when_asked()  # sampling metrics get samples whatever the model's generation defaults

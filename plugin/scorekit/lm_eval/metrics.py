@@ -41,29 +41,10 @@ from typing import Any
 from scorekit import metrics as M
 from scorekit.metric_specs import SPECS, column, spec, tau_label
 
-__all__ = [
-    "pass_at_k",
-    "g_pass_at_k",
-    "mg_pass_at_k",
-    "avg_at_k",
-    "maj_at_k",
-    "exact_match_prefix",
-    "exact_match_suffix",
-    "bow_f1",
-    "edit_similarity",
-    "normalized_mc_probability",
-    "gold_probability",
-    "recall_at_k",
-    "mrr",
-    "loglikelihood_accuracy",
-    "extractiveness",
-    "consistency_rate",
-    "consistency_rate_aggregation",
-    "METRICS",
-    "GENERATE_METRICS",
-    "MULTIPLE_CHOICE_METRICS",
-    "AGGREGATIONS",
-]
+__all__ = ["pass_at_k", "g_pass_at_k", "mg_pass_at_k", "avg_at_k", "maj_at_k", "exact_match_prefix",
+           "exact_match_suffix", "bow_f1", "edit_similarity", "normalized_mc_probability", "gold_probability",
+           "recall_at_k", "mrr", "loglikelihood_accuracy", "extractiveness", "consistency_rate",
+           "consistency_rate_aggregation", "METRICS", "GENERATE_METRICS", "MULTIPLE_CHOICE_METRICS", "AGGREGATIONS"]
 
 
 def _one(references: Sequence[Any], predictions: Sequence[Any]) -> tuple[Any, Any]:

@@ -201,12 +201,9 @@ class RobustTask(ScorekitTask):
         super().__init__(*args, config=merged, **kwargs)
         self._filter_key: str | None = None  # lm-eval 0.5: the filter process_results is called for
         self._inner_metrics = compat.task_metrics(self)
-        n_max = max((int(m["n_variants"]) for m in self.eval_docs["_robust"]), default=0)
-        if self._family == "prompt":
-            n_max = len(self._templates) * self._samples
-        names = robust_metric_names(self._family, n_max if self._family != "prompt" else len(self._templates), self._samples)
-        self._names = names
-        compat.set_task_metrics(self, {n: (self._aggregation(n), n not in LOWER_IS_BETTER) for n in names})
+        n_max = max((int(m["n_variants"]) for m in self.eval_docs["_robust"]), default=0)  # expands (checks) every document
+        self._names = robust_metric_names(self._family, len(self._templates) if self._family == "prompt" else n_max, self._samples)
+        compat.set_task_metrics(self, {n: (self._aggregation(n), n not in LOWER_IS_BETTER) for n in self._names})
 
     # --- documents -------------------------------------------------------------------------------
 
@@ -286,11 +283,7 @@ class RobustTask(ScorekitTask):
             contents = choices if layout == "text" else [t.strip() for t in shown.texts(prompt)] + choices[k:]
             if gold >= k:
                 raise ValueError(f"the gold {choices[gold]!r} is not among the {k} options the prompt shows")
-        canon = canonical_map(contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=layout,
-                    permuted=len(set(canon[:k])) > 1)
-        return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
-                for pos, order in arrangements(k, gold, self._scheme)]
+        return self._arranged(base, contents, gold, k, n, layout)
 
     def _gold_label(self, doc: dict) -> tuple[str, str]:
         """A letter-generating task: (its target text, the label it names), or ValueError."""
@@ -314,10 +307,16 @@ class RobustTask(ScorekitTask):
         if gold >= k:
             raise ValueError(f"the target {target!r} is not among the {k} options the prompt shows")
         contents = [t.strip() for t in shown.texts(prompt)]
+        return self._arranged(base, contents, gold, k, k, shown.style, labels=list(labels[:k]), target=target,
+                              gold_label=label)
+
+    def _arranged(self, base: dict[str, Any], contents: list[str], gold: int, k: int, n: int, layout: str,
+                  **extra: Any) -> list[dict[str, Any]]:
+        """One meta per arrangement of the first ``k`` of the ``n`` options (the rest stay in place)."""
         canon = canonical_map(contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=shown.style,
-                    permuted=len(set(canon)) > 1, labels=list(labels[:k]), target=target, gold_label=label)
-        return [{**base, "variant": pos, "n_variants": k, "order": order}
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=layout,
+                    permuted=len(set(canon[:k])) > 1, **extra)
+        return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
                 for pos, order in arrangements(k, gold, self._scheme)]
 
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
