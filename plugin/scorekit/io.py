@@ -307,22 +307,19 @@ def write_bytes_atomic(target: str | os.PathLike[str], data: bytes) -> None:
     FIFO, ``/dev/null``; links followed) cannot be replaced: it is opened and written as it is.
     """
     st = _stat_or_none(target)
-    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        try:
-            sys.stdout.flush()  # what was printed before stays before
-        except (OSError, ValueError):
-            pass
-        try:
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+            try:
+                sys.stdout.flush()  # what was printed before stays before
+            except (OSError, ValueError):
+                pass
             with open(target, "wb") as fh:
                 fh.write(data)
-        except OSError as exc:
-            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
-        return
-    with atomic_path(target) as tmp:
-        try:
-            tmp.write_bytes(data)
-        except OSError as exc:
-            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
+        else:
+            with atomic_path(target) as tmp:
+                tmp.write_bytes(data)
+    except OSError as exc:
+        raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
 
 
 def write_text_atomic(target: str | os.PathLike[str], text: str) -> None:

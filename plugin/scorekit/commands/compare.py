@@ -60,23 +60,17 @@ def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float, 
         return json.dumps({"comparisons": [c.to_json() for c in comparisons],
                            "values": [v.to_json() for v in values or []], "notes": notes}, indent=2) + "\n"
     level = f"{confidence:.0%}"
+    if fmt == "csv":  # every field, nan empty
+        fields = (["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind"] if show_values else
+                  ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high", "p_value",
+                   "p_value_raw", "p_value_adjusted", "test", "min_detectable_difference", "kind", "a_only", "b_only"])
+        return render_table(fields, [[x.to_json()[k] for k in fields] for x in (values or [] if show_values else comparisons)], "csv")
     if show_values:
         title = f"Values on each run's questions ({level} intervals over questions)"
-        if fmt == "csv":
-            fields = ["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind"]
-            rows = [[v.task, v.metric, v.run, v.model, v.n, *(v.to_json()[k] for k in ("value", "ci_low", "ci_high")),
-                     v.method, v.kind] for v in values or []]
-            return render_table(fields, rows, "csv")
         columns = ["task", "metric", "run", "n", "value", f"{level} CI", "method"]
         rows = [[v.task, v.metric, v.run, v.n, v.value,
                  "-" if v.to_json()["ci_low"] is None else f"[{v.ci_low:.3f}, {v.ci_high:.3f}]", v.method]
                 for v in values or []]
-    elif fmt == "csv":
-        fields = ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high",
-                  "p_value", "p_value_raw", "p_value_adjusted", "test", "min_detectable_difference", "kind",
-                  "a_only", "b_only"]
-        rows = [[c.to_json()[k] for k in fields] for c in comparisons]
-        return render_table(fields, rows, "csv")
     else:
         columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p",
                    "p adj. (all)", "test", "MDD (80%)"]

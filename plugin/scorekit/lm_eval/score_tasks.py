@@ -317,15 +317,10 @@ def aggregation_name(benchmark: str, metric: str) -> str:
     return f"agg_{benchmark}_{metric}"
 
 
-def _identical_sample_rate(items: list[Any]) -> float:
-    """Share of the task's questions whose samples were identical; warns when it is high."""
-    return identical_rate_with_warning(items, "SCORE non-greedy")
-
-
 def _make_aggregation(benchmark: str, metric: str):
-    if metric == IDENTICAL:
+    if metric == IDENTICAL:  # share of the task's questions whose samples were identical; warns when high
         def aggregate(items: list[Any]) -> float:
-            return _identical_sample_rate(items)
+            return identical_rate_with_warning(items, "SCORE non-greedy")
     else:
         position = metric.startswith("per_option_")
 
