@@ -135,9 +135,8 @@ def loads_json(data: bytes | str, path: str | os.PathLike[str] | None = None, *,
         pass
     except orjson.JSONDecodeError as exc:
         if "depth" in exc.msg or "recursion" in exc.msg.lower():
-            raise ScorekitError(
-                f"invalid JSON: nested deeper than {JSON_DEPTH_MAX} levels", path=path, where=where(exc.lineno, exc.colno)
-            ) from None
+            raise ScorekitError(f"invalid JSON: nested deeper than {JSON_DEPTH_MAX} levels", path=path,
+                                where=where(exc.lineno, exc.colno)) from None
         # fall through: the standard parser accepts NaN, long integers and lone surrogates
     try:
         text = data.decode("utf-8")

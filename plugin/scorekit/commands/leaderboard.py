@@ -32,14 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
-    p.add_argument(
-        "--config",
-        metavar="YAML",
-        help="scoring config (the `scorekit score` layout, docs/scoring.md): a YAML file or the name of a "
-        "shipped one (see `scorekit configs-dir`). "
-        "Default: open_llm_leaderboard_v2 for lm-eval results, open_llm_leaderboard_v2_lighteval for models "
-        "seen only in lighteval results.",
-    )
+    p.add_argument("--config", metavar="YAML",
+                   help="scoring config (the `scorekit score` layout, docs/scoring.md): a YAML file or the name of a "
+                   "shipped one (see `scorekit configs-dir`). Default: open_llm_leaderboard_v2 for lm-eval results, "
+                   "open_llm_leaderboard_v2_lighteval for models seen only in lighteval results.")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
@@ -49,13 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     add_allow_code(p)
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_const",
-        const=True,
-        help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)",
-    )
+    prog.add_argument("--progress", dest="progress", action="store_const", const=True,
+                      help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)")
     prog.add_argument("--no-progress", dest="progress", action="store_const", const=False, help="never show one")
     p.set_defaults(func=run, progress=None)
 
@@ -188,9 +179,8 @@ class _Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         console = Console(stderr=True, force_terminal=True if self.show else None)
-        self.bar = Progress(
-            TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True
-        )
+        self.bar = Progress(TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=console, transient=True)
         self.bar.start()
         self.task = self.bar.add_task("read", total=total)
 

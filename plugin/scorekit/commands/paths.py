@@ -15,8 +15,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         'lm_eval --tasks score_robustness_mmlu_pro --include_path "$(scorekit tasks-dir)".',
     )
     p.set_defaults(func=lambda args: print(resources.tasks_dir()))
-    p = subparsers.add_parser(
-        "configs-dir",
-        help="print the folder of scorekit's shipped normalization and scoring configs",
-    )
+    p = subparsers.add_parser("configs-dir",
+                              help="print the folder of scorekit's shipped normalization and scoring configs")
     p.set_defaults(func=lambda args: print(resources.configs_dir()))

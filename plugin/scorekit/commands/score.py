@@ -29,28 +29,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
-    p.add_argument(
-        "--config",
-        metavar="FILE",
-        default=DEFAULT_CONFIG,
-        help=f"scoring config: a YAML file, or the name of a shipped one (default: {DEFAULT_CONFIG})",
-    )
-    p.add_argument(
-        "--missing",
-        choices=("partial", "strict"),
-        default="partial",
-        help="partial (default): leave a missing metric out, renormalize the weights and flag every score "
-        "above it as partial; strict: a missing metric leaves its benchmark, category and overall "
-        "without a score",
-    )
+    p.add_argument("--config", metavar="FILE", default=DEFAULT_CONFIG,
+                   help=f"scoring config: a YAML file, or the name of a shipped one (default: {DEFAULT_CONFIG})")
+    p.add_argument("--missing", choices=("partial", "strict"), default="partial",
+                   help="partial (default): leave a missing metric out, renormalize the weights and flag every score "
+                   "above it as partial; strict: a missing metric leaves its benchmark, category and overall without a score")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
-    p.add_argument(
-        "--detail",
-        choices=DETAILS,
-        default="category",
-        help="deepest level shown as columns in table/markdown/csv/html (default: category); "
-        "json always has every level",
-    )
+    p.add_argument("--detail", choices=DETAILS, default="category",
+                   help="deepest level shown as columns in table/markdown/csv/html (default: category); json always has every level")
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     add_allow_code(p)
@@ -59,12 +45,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def add_allow_code(p: argparse.ArgumentParser) -> None:
     """``--allow-code``, for the commands that read a scoring config."""
-    p.add_argument(
-        "--allow-code",
-        action="store_true",
-        help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
-        "without it only installed modules are imported",
-    )
+    p.add_argument("--allow-code", action="store_true",
+                   help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
+                   "without it only installed modules are imported")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -92,11 +92,10 @@ def _lighteval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
                 hib[m["metric_name"]] = m["higher_is_better"]
         repo = cfg.get("hf_repo")
         splits = cfg.get("evaluation_splits")
-        out[key] = TaskFacts(
-            "lighteval", "lighteval", "unknown", ts, path, reported, hib,
-            repo if isinstance(repo, str) and repo and not repo.startswith("/") else None,
-            splits[0] if isinstance(splits, list) and splits and isinstance(splits[0], str) else None,
-            cfg.get("name") if isinstance(cfg.get("name"), str) else None)
+        out[key] = TaskFacts("lighteval", "lighteval", "unknown", ts, path, reported, hib,
+                             repo if isinstance(repo, str) and repo and not repo.startswith("/") else None,
+                             splits[0] if isinstance(splits, list) and splits and isinstance(splits[0], str) else None,
+                             cfg.get("name") if isinstance(cfg.get("name"), str) else None)
     return out
 
 

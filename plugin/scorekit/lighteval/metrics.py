@@ -169,9 +169,7 @@ class ConsistencyPreparator(Preparator):
         else:
             specific = doc.specific or {}
             if self.group_field not in specific:
-                raise ValueError(
-                    f"{_where(doc)}: doc.specific has no {self.group_field!r} to group answers by question"
-                )
+                raise ValueError(f"{_where(doc)}: doc.specific has no {self.group_field!r} to group answers by question")
             group = str(specific[self.group_field])
             answers = [self.extract(doc, texts[0])]
         return {self.name: {"group": group, "answers": answers}}

@@ -419,10 +419,9 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
         name = robust_name(family, config.name, v if family != "non_greedy" else None)
         prompt = RobustPrompt(config.prompt_function, config.name, family, v, n_var, permutations=permutations,
                               template=tpl, samples=samples)
-        out.append(dataclasses.replace(
-            config, name=name, prompt_function=prompt,
-            metrics=[*config.metrics, _metric(family, kind, samples, judge)],
-            num_fewshots=0, original_num_docs=-1, effective_num_docs=-1))
+        out.append(dataclasses.replace(config, name=name, prompt_function=prompt,
+                                       metrics=[*config.metrics, _metric(family, kind, samples, judge)],
+                                       num_fewshots=0, original_num_docs=-1, effective_num_docs=-1))
     return out
 
 
