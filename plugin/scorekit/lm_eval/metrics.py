@@ -146,38 +146,26 @@ def maj_at_k(references, predictions, k: int | list[int] | None = None, ignore_c
             for kk in _listed(len(answers) if k is None else k)}
 
 
-def _string_metric(fn: Callable[[str, str], float]) -> Callable[..., float]:
+def _string_metric(name: str, fn: Callable[[str, str], float], doc: str) -> Callable[..., float]:
+    """lm-eval metric ``name``: ``fn(sample, gold)`` of each sample, best over golds, mean over samples."""
     def per_sample(references, predictions, ignore_case: bool = False) -> float:
         gold, result = _one(references, predictions)
         samples = _samples(result)
         golds = [_canon(g, ignore_case) for g in _golds(gold)]
         return sum(max(fn(_canon(p, ignore_case) or "", g) for g in golds) for p in samples) / len(samples)
 
-    return per_sample
+    per_sample.__name__ = per_sample.__qualname__ = name
+    per_sample.__doc__ = doc
+    return _one_call_per_doc(per_sample)
 
 
-@_one_call_per_doc
-def exact_match_prefix(references, predictions, ignore_case: bool = False) -> float:
-    """1 if the (stripped) prediction starts with the gold; mean over samples when repeats are kept."""
-    return _string_metric(lambda p, g: M.exact_match(p, g, mode="prefix"))(references, predictions, ignore_case)
-
-
-@_one_call_per_doc
-def exact_match_suffix(references, predictions, ignore_case: bool = False) -> float:
-    """1 if the (stripped) prediction ends with the gold; mean over samples when repeats are kept."""
-    return _string_metric(lambda p, g: M.exact_match(p, g, mode="suffix"))(references, predictions, ignore_case)
-
-
-@_one_call_per_doc
-def bow_f1(references, predictions, ignore_case: bool = False) -> float:
-    """Bag-of-words (token set) F1 between prediction and gold; mean over samples."""
-    return _string_metric(M.bow_f1)(references, predictions, ignore_case)
-
-
-@_one_call_per_doc
-def edit_similarity(references, predictions, ignore_case: bool = False) -> float:
-    """1 - Levenshtein(p, g) / max(|p|, |g|) over characters; mean over samples."""
-    return _string_metric(M.edit_similarity)(references, predictions, ignore_case)
+exact_match_prefix = _string_metric("exact_match_prefix", lambda p, g: M.exact_match(p, g, mode="prefix"),
+                                    "1 if the (stripped) prediction starts with the gold; mean over samples when repeats are kept.")
+exact_match_suffix = _string_metric("exact_match_suffix", lambda p, g: M.exact_match(p, g, mode="suffix"),
+                                    "1 if the (stripped) prediction ends with the gold; mean over samples when repeats are kept.")
+bow_f1 = _string_metric("bow_f1", M.bow_f1, "Bag-of-words (token set) F1 between prediction and gold; mean over samples.")
+edit_similarity = _string_metric("edit_similarity", M.edit_similarity,
+                                 "1 - Levenshtein(p, g) / max(|p|, |g|) over characters; mean over samples.")
 
 
 def _from_logprobs(name: str) -> Callable[..., float]:
