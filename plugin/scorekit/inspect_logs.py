@@ -277,10 +277,10 @@ def read_inspect_logs(files: list[Path], notes: list[str]) -> dict[tuple[str, st
         key = (run.header.model, run.header.task)
         old = newest.get(key)
         if old is not None:
-            kept, dropped = (old, run) if old.header.created >= run.header.created else (run, old)
-            notes.append(f"{key[1]}: several Inspect logs; the newest ({Path(kept.header.path).name}) is used, "
+            run, dropped = (old, run) if old.header.created >= run.header.created else (run, old)
+            notes.append(f"{key[1]}: several Inspect logs; the newest ({Path(run.header.path).name}) is used, "
                          f"{dropped.header.path} is not")
-        newest[key] = kept if old is not None else run
+        newest[key] = run
     return newest
 
 

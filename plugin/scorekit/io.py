@@ -219,12 +219,6 @@ def refuse_input_as_output(
             raise ScorekitError(f"{option} is one of the input files; writing it would replace that input", path=output)
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _write_target(target: Path) -> Path:
     """The file to replace: a symlink's final target (written through), else ``target``."""
     if not os.path.islink(target):
@@ -252,7 +246,9 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         mode = stat.S_IMODE(os.stat(real).st_mode)
     except OSError:
-        mode = 0o666 & ~_umask()
+        mask = os.umask(0o022)  # read the umask: setting it is the only way
+        os.umask(mask)
+        mode = 0o666 & ~mask
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)

@@ -36,10 +36,6 @@ class MetricSpec:
     higher_is_better: bool
     column: str  # value name in results files; format fields {k}, {tau}
 
-    def column_for(self, **params: Any) -> str:
-        """The column name for these parameters (``k``, ``tau``)."""
-        return self.column.format(**params)
-
 
 def tau_label(tau: float) -> str:
     """A threshold as written in column names: ``str(float(tau))`` (``0.0``, ``0.5``, ``1.0``)."""
@@ -86,4 +82,4 @@ def spec(name: str) -> MetricSpec:
 
 def column(name: str, **params: Any) -> str:
     """Column name of metric ``name`` for ``params``: ``column("pass_at_k", k=4) == "pass@4"``."""
-    return spec(name).column_for(**params)
+    return spec(name).column.format(**params)

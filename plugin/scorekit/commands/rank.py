@@ -33,27 +33,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def missing_file_message() -> str:
-    """The problem for a missing input file, on one line: what the product spec's message says
-    (the file is not found, the usage, how to run the shipped example), after the file's name."""
-    try:
-        from scorekit.resources import config_path
-
-        sample = str(config_path(SAMPLE_FILE))
-    except FileNotFoundError:
-        sample = SAMPLE_FILE
-    return (f"file not found (usage: scorekit rank [FILE], FILE defaults to {DEFAULT_FILE}; "
-            f"for an example run: scorekit rank {shlex.quote(sample)})")
-
-
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
     from scorekit.errors import ScorekitError
     from scorekit.io import check_output, emit, note
+    from scorekit.resources import config_path
 
     path = Path(args.file)
-    if not os.path.lexists(path):
-        raise ScorekitError(missing_file_message(), path=args.file)
+    if not os.path.lexists(path):  # the file, the usage and how to run the shipped example, on one line
+        try:
+            sample = str(config_path(SAMPLE_FILE))
+        except FileNotFoundError:
+            sample = SAMPLE_FILE
+        raise ScorekitError(f"file not found (usage: scorekit rank [FILE], FILE defaults to {DEFAULT_FILE}; "
+                            f"for an example run: scorekit rank {shlex.quote(sample)})", path=args.file)
     output = check_output(args.output, [path])
     data = rank.read_rank_file(path)
     rows = rank.compute_ranking(data)

@@ -40,15 +40,6 @@ from scorekit.errors import ScorekitError
 __all__ = ["read_run", "read_runs"]
 
 
-def _files(path: Path) -> tuple[list[Path], list[str]]:
-    """The regular files under ``path`` and the notes on what the walk left out
-    (:func:`scorekit.harness_outputs.walk`: the rules every command reads by)."""
-    from scorekit.harness_outputs import walk
-
-    found = walk([path])
-    return [Path(f) for f in found.files], found.notes()
-
-
 class _Table:
     """Accumulates per-question values of one task's metrics."""
 
@@ -164,12 +155,13 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model, run_time, samples_name
+    from scorekit.harness_outputs import details_model, run_time, samples_name, walk
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
 
     root = Path(path)
-    files, notes = _files(root)
+    found = walk([root])  # the rules every command reads by; its notes say what it left out
+    files, notes = [Path(f) for f in found.files], found.notes()
     newest: dict[str, tuple[float, Path, str]] = {}  # task -> (run time, file, harness)
     models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
     score_found = False
@@ -211,20 +203,15 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                                     "nor an Inspect .eval/.json log", path=f)
             continue
         models[model].add(key)
-        old = newest.get(key)
+        new, old = (when, f, harness), newest.get(key)
         if old is not None:  # the newest wins; a tie goes to the later path
-            kept, dropped = (old, (when, f, harness)) if (old[0], old[1]) > (when, f) else ((when, f, harness), old)
-            notes.append(f"{key}: several samples files; the newest ({kept[1].name}) is used, {dropped[1]} is not")
-            newest[key] = kept
-        else:
-            newest[key] = (when, f, harness)
+            new, dropped = (old, new) if old[:2] > new[:2] else (new, old)
+            notes.append(f"{key}: several samples files; the newest ({new[1].name}) is used, {dropped[1]} is not")
+        newest[key] = new
     tasks: dict[str, dict[str, MetricValues]] = {}
     for key, (_, f, harness) in sorted(newest.items()):
         table = _Table()
-        if harness == "lm-eval":
-            _read_lm_eval_samples(f, table, notes, key)
-        else:
-            _read_lighteval_details(f, table, notes, key)
+        (_read_lm_eval_samples if harness == "lm-eval" else _read_lighteval_details)(f, table, notes, key)
         tasks[key] = table.metrics()
     if inspect_files:  # Inspect adapter: the same per-question tables, from scorekit.inspect_logs
         from scorekit.inspect_logs import read_inspect_logs

@@ -86,12 +86,9 @@ def _pass_k(metric: str) -> int | None:
 def _metric_config(task: str, metric: str, kind: str | None, facts: TaskFacts | None, robust: bool) -> dict:
     library = "scorekit" if robust else (facts.library if facts else "scorekit")
     k = _pass_k(metric)
-    cfg: dict[str, Any] = {"metric_name": metric}
+    cfg: dict[str, Any] = {"metric_name": metric, "metric_id": f"{library}.{_base(metric)}" if k is None else "pass_at_k"}
     if k is not None:
-        cfg["metric_id"] = "pass_at_k"
         cfg["metric_parameters"] = {"k": k}
-    else:
-        cfg["metric_id"] = f"{library}.{_base(metric)}"
     details: dict[str, str] = {}
     hib = facts.higher_is_better.get(_base(metric)) if facts else None
     if robust and kind in ("range", "std"):

@@ -86,10 +86,8 @@ def _lighteval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
         reported = {name: (v, finite_number(metrics.get(f"{name}_stderr"))) for name, value in metrics.items()
                     if not name.endswith("_stderr") and (v := finite_number(value)) is not None}
         cfg = configs.get(key) if isinstance(configs.get(key), dict) else {}
-        hib = {}
-        for m in cfg.get("metrics") or []:
-            if isinstance(m, dict) and isinstance(m.get("metric_name"), str) and isinstance(m.get("higher_is_better"), bool):
-                hib[m["metric_name"]] = m["higher_is_better"]
+        hib = {m["metric_name"]: m["higher_is_better"] for m in cfg.get("metrics") or []
+               if isinstance(m, dict) and isinstance(m.get("metric_name"), str) and isinstance(m.get("higher_is_better"), bool)}
         repo = cfg.get("hf_repo")
         splits = cfg.get("evaluation_splits")
         out[key] = TaskFacts("lighteval", "lighteval", "unknown", ts, path, reported, hib,

@@ -350,7 +350,8 @@ class _OneK(_Sampled):
     spec_name = ""
     first_k = False
 
-    def __init__(self, k: int, n: int | None, scorer: Callable[[Doc, str], float] | None, prefix: str | None):
+    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
+                 prefix: str | None = None):
         super().__init__(k if self.first_k else n, scorer, k)
         self.k = k
         self.prefix = prefix
@@ -374,10 +375,6 @@ class PassAtK(_OneK):
     """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises."""
 
     spec_name = "pass_at_k"
-
-    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
-                 prefix: str | None = None):
-        super().__init__(k, n, scorer, prefix)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         n, c = self._correct(doc, model_response)
@@ -560,10 +557,16 @@ def _suffix(normalization: LogProbNormalization | None) -> str:
     return f"_{normalization.name}" if normalization is not None else ""
 
 
-def _logprob_metric(name: str, normalization: LogProbNormalization | None) -> SampleLevelMetric:
-    return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
-                             category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
-                             corpus_level_fn=np.mean)
+def _logprob_factory(name: str, doc: str) -> Callable[..., SampleLevelMetric]:
+    """``<name>_metric(normalization=None)``: the :class:`LogprobValue` of spec ``name``, averaged over docs."""
+    def factory(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+        return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
+                                 category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
+                                 corpus_level_fn=np.mean)
+
+    factory.__name__ = factory.__qualname__ = f"{name}_metric"
+    factory.__doc__ = doc
+    return factory
 
 
 class LogprobValue(_LogprobMetric):
@@ -582,21 +585,6 @@ class LogprobValue(_LogprobMetric):
 
     def __str__(self) -> str:
         return f"LogprobValue({self.name!r}, normalization={self.normalization})"
-
-
-def normalized_mc_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``normalized_mc_probability``, computed without underflow (lighteval's own is ``normalized_mc_prob``)."""
-    return _logprob_metric("normalized_mc_probability", normalization)
-
-
-def gold_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``gold_probability``: unnormalized probability of the best gold choice."""
-    return _logprob_metric("gold_probability", normalization)
-
-
-def loglikelihood_accuracy_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``loglikelihood_accuracy`` (suffixed with the normalization name, as lighteval)."""
-    return _logprob_metric("loglikelihood_accuracy", normalization)
 
 
 class RecallAtK(_LogprobMetric):
@@ -622,9 +610,14 @@ def recall_at_k_metric(k: int, normalization: LogProbNormalization | None = None
     return _named("recall_at_k", RecallAtK(k, normalization), SamplingMethod.LOGPROBS)
 
 
-def mrr_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks the gold lower)."""
-    return _logprob_metric("mrr", normalization)
+normalized_mc_probability_metric = _logprob_factory("normalized_mc_probability", "``normalized_mc_probability``, computed "
+                                                    "without underflow (lighteval's own is ``normalized_mc_prob``).")
+gold_probability_metric = _logprob_factory("gold_probability",
+                                           "``gold_probability``: unnormalized probability of the best gold choice.")
+loglikelihood_accuracy_metric = _logprob_factory("loglikelihood_accuracy", "``loglikelihood_accuracy`` (suffixed with the "
+                                                 "normalization name, as lighteval).")
+mrr_metric = _logprob_factory("mrr", "``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks "
+                              "the gold lower).")
 
 
 # --------------------------------------------------------------------------------------------

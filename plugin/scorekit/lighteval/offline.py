@@ -64,11 +64,6 @@ def tiny_benchmarks_pkl_path() -> Path:
     return Path(spec.origin).resolve().parent / PKL_NAME
 
 
-def needs_download() -> bool:
-    """True when importing lighteval's task registry would try to reach the network."""
-    return TINY_BENCHMARKS_MODULE not in sys.modules and not tiny_benchmarks_pkl_path().is_file()
-
-
 def prepare_offline() -> bool:
     """Import lighteval's ``tiny_benchmarks`` module without its import-time download.
 
@@ -76,7 +71,7 @@ def prepare_offline() -> bool:
     module was already imported, or the pickle file exists). Call it before lighteval builds
     its ``Registry`` (``python -m scorekit.lighteval`` does). Writes no file anywhere.
     """
-    if not needs_download():
+    if TINY_BENCHMARKS_MODULE in sys.modules or tiny_benchmarks_pkl_path().is_file():  # no download would happen
         return False
     import requests
 

@@ -228,7 +228,7 @@ class RobustTask(ScorekitTask):
         return hit
 
     def _gold(self, doc: dict, choices: list[str]) -> int:
-        if self.multiple_input_doc(doc):
+        if compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int):
             raise ValueError(f"task {self._wrapped}: doc_to_text gives a choice index (several inputs, one "
                              "continuation, as winogrande); scorekit robustify needs one prompt and several choices")
         gold = ConfigurableTask.doc_to_target(self, doc)
@@ -245,9 +245,6 @@ class RobustTask(ScorekitTask):
         if not 0 <= gold < len(choices):
             raise ValueError(f"task {self._wrapped}: gold index {gold} outside the {len(choices)} choices")
         return gold
-
-    def multiple_input_doc(self, doc: dict) -> bool:
-        return compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int)
 
     def _converts(self, choices: list[str]) -> bool:
         """``--show-options``: this document's options (texts, not labels) are asked as lettered options."""
@@ -354,9 +351,8 @@ class RobustTask(ScorekitTask):
             except ValueError as exc:
                 raise RobustStop(f"task {self._wrapped}: document {i}: {exc}") from None
             permuted += bool(doc_metas and doc_metas[0].get("permuted"))
-            for meta in doc_metas:
-                indices.append(i)
-                metas.append(meta)
+            indices += [i] * len(doc_metas)
+            metas += doc_metas
         if self._family == "option_order" and len(docs) and not permuted:
             raise RobustStop(f"task {self._wrapped}: no document shows two different options, so option order "
                              "would show the same prompt in every arrangement")

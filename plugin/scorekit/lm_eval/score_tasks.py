@@ -86,17 +86,11 @@ def _list_column(values: list[list[Any]], type_: Any) -> Any:
     them): each distinct object is converted once, then taken per row."""
     import pyarrow as pa
 
-    first: dict[int, int] = {}
-    distinct: list[list[Any]] = []
-    idx = []
-    for v in values:
-        j = first.get(id(v))
-        if j is None:
-            j = first[id(v)] = len(distinct)
-            distinct.append(v)
-        idx.append(j)
-    if len(distinct) == len(values):
+    index: dict[int, int] = {}  # id of a distinct object -> its place among them
+    idx = [index.setdefault(id(v), len(index)) for v in values]
+    if len(index) == len(values):
         return pa.array(values, type=type_)
+    distinct = list({id(v): v for v in values}.values())
     return pa.array(distinct, type=type_).take(pa.array(idx, type=pa.int64()))
 
 
