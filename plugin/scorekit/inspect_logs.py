@@ -114,20 +114,15 @@ def score_value(value: Any) -> float | None:
     """
     if isinstance(value, bool):
         return float(value)
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(float(value)) else None
     if isinstance(value, str):
-        if value in _LETTERS:
-            return _LETTERS[value]
         text = value.strip().lower()
-        if text in _WORDS:
-            return _WORDS[text]
+        if value in _LETTERS or text in _WORDS:
+            return _LETTERS.get(value, _WORDS.get(text))
         try:
-            number = float(text)
+            value = float(text)
         except ValueError:
             return None
-        return number if math.isfinite(number) else None
-    return None
+    return finite_number(value)
 
 
 def _load(path: str, header_only: bool = False) -> Any:

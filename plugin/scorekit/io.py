@@ -223,11 +223,8 @@ def _write_target(target: Path) -> Path:
     """The file to replace: a symlink's final target (written through), else ``target``."""
     if not os.path.islink(target):
         return target
-    try:
-        os.stat(target)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ScorekitError(f"cannot write output: {missing_reason(target)}", path=target) from None
+    if missing_reason(target).startswith("symlink loop"):
+        raise ScorekitError(f"cannot write output: {missing_reason(target)}", path=target)
     return Path(os.path.realpath(target))
 
 

@@ -34,6 +34,7 @@ questions), for which lighteval computes no bootstrap of its own.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -54,7 +55,7 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit import metrics as M
 from scorekit.lighteval.sampling import sample_when_asked
-from scorekit.metric_specs import column, spec, tau_label
+from scorekit.metric_specs import SPECS, column, spec, tau_label
 
 __all__ = ["NamedSampleLevelMetric", "GoldMatch", "loose_text", "UnmatchedAudit", "CheckedMean", "StrippedText",
            "ConsistencyPreparator", "ConsistencyRateCorpus", "consistency_rate_metric", "PassAtK",
@@ -708,22 +709,8 @@ def extractiveness_metric(source_field: str = "text", prefix: str | None = None)
                                      corpus_level_fn=dict.fromkeys(names, np.mean))
 
 
-# Spec name (scorekit.metric_specs) -> the factory that builds it here.
+# Spec name (scorekit.metric_specs) -> the factory that builds it here: ``<name>_metric``, and
+# exact_match_metric's modes for exact_match_prefix / exact_match_suffix.
 FACTORIES: dict[str, Callable[..., Any]] = {
-    "pass_at_k": pass_at_k_metric,
-    "g_pass_at_k": g_pass_at_k_metric,
-    "mg_pass_at_k": mg_pass_at_k_metric,
-    "avg_at_k": avg_at_k_metric,
-    "maj_at_k": maj_at_k_metric,
-    "exact_match_prefix": lambda **kw: exact_match_metric("prefix", **kw),
-    "exact_match_suffix": lambda **kw: exact_match_metric("suffix", **kw),
-    "bow_f1": bow_f1_metric,
-    "edit_similarity": edit_similarity_metric,
-    "extractiveness": extractiveness_metric,
-    "normalized_mc_probability": normalized_mc_probability_metric,
-    "gold_probability": gold_probability_metric,
-    "loglikelihood_accuracy": loglikelihood_accuracy_metric,
-    "recall_at_k": recall_at_k_metric,
-    "mrr": mrr_metric,
-    "consistency_rate": consistency_rate_metric,
-}
+    s.name: globals().get(f"{s.name}_metric") or functools.partial(exact_match_metric, s.name.removeprefix("exact_match_"))
+    for s in SPECS}
