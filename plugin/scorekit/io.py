@@ -351,15 +351,12 @@ def silence_stdout() -> None:
 def emit(text: str, output: str | os.PathLike[str] | None) -> None:
     """A command's result: written atomically to ``output`` when given, else to standard output
     (also when ``output`` is standard output itself, e.g. ``/dev/stdout``)."""
-    if output is not None:
-        if not os.fspath(output).strip():
-            raise ScorekitError("--output is empty: name a file, or leave --output out to print to standard output")
-        if is_standard_output(output):  # --output /dev/stdout (or a link to it): where print goes
-            write_stdout(text)
-        else:
-            write_text_atomic(output, text)
-    else:
+    if output is not None and not os.fspath(output).strip():
+        raise ScorekitError("--output is empty: name a file, or leave --output out to print to standard output")
+    if output is None or is_standard_output(output):  # --output /dev/stdout (or a link to it): where print goes
         write_stdout(text)
+    else:
+        write_text_atomic(output, text)
 
 
 def note(*lines: str, prefix: str = "scorekit: note: ") -> None:

@@ -156,8 +156,7 @@ class ConsistencyPreparator(Preparator):
 
     def __init__(self, name: str = "consistency_rate", group_field: str | None = "question_id",
                  extract: Callable[[Doc, str], Any] | None = None):
-        self.name = name
-        self.group_field = group_field
+        self.name, self.group_field = name, group_field
         self.extract = extract if extract is not None else StrippedText()
 
     def prepare(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict:

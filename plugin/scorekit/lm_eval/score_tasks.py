@@ -162,8 +162,7 @@ class ScoreTask(ScorekitTask):
     def doc_to_target(self, doc: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         """The answer as text. lm-eval 0.5 turns a digit string (MATH's "7") into an int, which its
         few-shot formatting then refuses ("Unexpected answer type: 7": no choices to index)."""
-        target = super().doc_to_target(doc, *args, **kwargs)
-        return str(target) if isinstance(target, int) and not isinstance(target, bool) else target
+        return compat.generation_target(super().doc_to_target(doc, *args, **kwargs))
 
     def fewshot_docs(self) -> Any:
         split = compat.fewshot_split(self)
