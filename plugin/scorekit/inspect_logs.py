@@ -316,8 +316,5 @@ def inspect_results_file(path: str | os.PathLike[str]) -> Any:
                 metrics[f"{scorer}_stderr"] = float(np.std(mv.rows[:, 0], ddof=1) / math.sqrt(len(mv.rows)))
     if not metrics:
         raise ScorekitError("Inspect log has no results (the run did not finish?)", path=p)
-    if header.timestamp is not None:
-        ts, source = header.timestamp, "log creation time"
-    else:
-        ts, source = os.path.getmtime(p), "modification time"
+    ts, source = (header.timestamp, "log creation time") if header.timestamp is not None else (os.path.getmtime(p), "modification time")
     return ResultsFile(p, "inspect", header.model, ts, source, {header.task: metrics})

@@ -158,10 +158,8 @@ def render(
                     row.append("-" if lo is None else f"[{lo:.{digits}f}, {hi:.{digits}f}]")
                 tied = m.get("indistinguishable_from_best")
                 row.append(tied if fmt == "csv" else ("-" if tied is None else ("yes" if tied else "no")))
-        if fmt == "table":  # narrow terminal table: paths only (reasons: stderr notes, json)
-            missing = ", ".join(m["missing"])
-        else:
-            missing = "; ".join(f"{p} ({r})" for p, r in m["missing"].items())
+        # narrow terminal table: paths only (reasons: stderr notes, json)
+        missing = ", ".join(m["missing"]) if fmt == "table" else "; ".join(f"{p} ({r})" for p, r in m["missing"].items())
         row.append(missing if missing or fmt == "csv" else "-")
         rows.append(row)
     text = render_table(header, rows, fmt, digits=digits)

@@ -64,13 +64,14 @@ def _canon(text: Any, ignore_case: bool) -> str | None:
     return s.casefold() if ignore_case else s
 
 
-def _golds(gold: Any) -> list[Any]:
-    return list(gold) if isinstance(gold, (list, tuple)) else [gold]
+def _listed(value: Any) -> list[Any]:
+    """A gold (or a parameter such as ``k``) as a list: one value, or each of a list of them."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def _correct(gold: Any, result: Any, ignore_case: bool) -> list[int]:
     """1 per sample that equals any gold (after strip / casefold)."""
-    golds = {_canon(g, ignore_case) for g in _golds(gold)}
+    golds = {_canon(g, ignore_case) for g in _listed(gold)}
     return [int(_canon(p, ignore_case) in golds) for p in _samples(result)]
 
 
@@ -95,10 +96,6 @@ def _one_call_per_doc(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(references, predictions, **kwargs)
 
     return checked
-
-
-def _listed(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 @_one_call_per_doc
@@ -141,7 +138,7 @@ def maj_at_k(references, predictions, k: int | list[int] | None = None, ignore_c
     gold, result = _one(references, predictions)
     answers = [_canon(p, ignore_case) or None for p in _samples(result)]  # empty answer = unparsed
     # the vote does not depend on the gold: the winner is correct if it equals any gold
-    golds = [_canon(g, ignore_case) for g in _golds(gold)]
+    golds = [_canon(g, ignore_case) for g in _listed(gold)]
     return {column("maj_at_k", k=kk): max(M.maj_at_k(answers, g, kk) for g in golds)
             for kk in _listed(len(answers) if k is None else k)}
 
@@ -151,7 +148,7 @@ def _string_metric(name: str, fn: Callable[[str, str], float], doc: str) -> Call
     def per_sample(references, predictions, ignore_case: bool = False) -> float:
         gold, result = _one(references, predictions)
         samples = _samples(result)
-        golds = [_canon(g, ignore_case) for g in _golds(gold)]
+        golds = [_canon(g, ignore_case) for g in _listed(gold)]
         return sum(max(fn(_canon(p, ignore_case) or "", g) for g in golds) for p in samples) / len(samples)
 
     per_sample.__name__ = per_sample.__qualname__ = name

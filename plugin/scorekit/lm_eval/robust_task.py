@@ -467,10 +467,8 @@ class RobustTask(ScorekitTask):
             if self._samples > 1:
                 raw = self._raw.get((str(meta["question_id"]), int(meta["variant"])), [])[: self._samples]
                 extra[IDENTICAL] = float(samples_identical(raw))
-        if self._family == "option_order":
-            keys = robust_metric_names(self._family, int(meta["n_variants"]))
-        else:
-            keys = [k for k in self._names if k != IDENTICAL]
+        keys = (robust_metric_names(self._family, int(meta["n_variants"])) if self._family == "option_order"
+                else [k for k in self._names if k != IDENTICAL])
         out = dict.fromkeys(keys, item)
         out.update(extra)
         return compat.document_values(out)
