@@ -56,15 +56,9 @@ def html_escape(text: str) -> str:
 
 def format_cell(value: Any, digits: int = 2) -> str:
     """Numbers with ``digits`` decimals; None and NaN as an empty-looking ``-``."""
-    if value is None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "-"
-        return f"{value:.{digits}f}"
-    return str(value)
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
 def render(

@@ -111,9 +111,9 @@ def run(args: argparse.Namespace) -> int:
                                 "export each once")
         documents[name] = (path, doc)
         all_notes.extend(f"{path}: {n}" for n in notes)
+    inputs = walk(args.runs).files
     if args.output_dir:
         targets = [os.path.join(args.output_dir, name) for name in documents]
-        inputs = walk(args.runs).files
         for target in targets:
             refuse_input_as_output(target, inputs, option="--output-dir")
         os.makedirs(args.output_dir, exist_ok=True)
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             write_text_atomic(target, json.dumps(doc, indent=2) + "\n")
             print(target)
     else:
-        refuse_input_as_output(output, walk(args.runs).files)
+        refuse_input_as_output(output, inputs)
         ((_, doc),) = documents.values()
         emit(json.dumps(doc, indent=2) + "\n", output)
     note(*all_notes)

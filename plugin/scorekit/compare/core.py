@@ -59,7 +59,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, groupby
 
 import numpy as np
 
@@ -367,11 +367,9 @@ def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int =
                     out.append(c)
     order = {label: i for i, label in enumerate(labels)}
     out.sort(key=lambda c: (c.task, c.metric, order[c.a], order[c.b]))
-    if len(runs) > 2:
-        families: dict[tuple[str, str], list[Comparison]] = {}
-        for c in out:
-            families.setdefault((c.task, c.metric), []).append(c)
-        for family in families.values():
+    if len(runs) > 2:  # Holm per task and metric: the rows are sorted by them
+        for _, group in groupby(out, key=lambda c: (c.task, c.metric)):
+            family = list(group)
             for c, adjusted in zip(family, holm([c.p_value_raw for c in family])):
                 c.p_value = adjusted
     for c, adjusted in zip(out, holm([c.p_value_raw for c in out])):

@@ -104,11 +104,9 @@ def register_metric(name: str, fn: Callable[..., Any], *, output_type: str, aggr
     lm-eval's ``ValueError`` when it holds another object under ``name`` is passed on."""
     from lm_eval.api import registry
 
-    if SCORERS:
-        registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation,
-                                 output_type=output_type)(scorer_call(fn, output_type))
-    else:
-        registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation)(fn)
+    extra = {"output_type": output_type} if SCORERS else {}
+    registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation,
+                             **extra)(scorer_call(fn, output_type) if SCORERS else fn)
 
 
 def registered_function(name: str) -> Any:

@@ -320,8 +320,7 @@ def _make_aggregation(benchmark: str, metric: str):
         def aggregate(items: list[Any]) -> float:
             return _task_metrics(benchmark, items, position=position).get(metric, math.nan)
 
-    aggregate.__name__ = aggregation_name(benchmark, metric)
-    aggregate.__qualname__ = aggregate.__name__
+    aggregate.__name__ = aggregate.__qualname__ = aggregation_name(benchmark, metric)
     aggregate.__doc__ = f"SCORE {benchmark}: ``{metric}`` from the task's items (scorekit.robustness)."
     return aggregate
 
