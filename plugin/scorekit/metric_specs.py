@@ -55,11 +55,9 @@ SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("edit_similarity", "edit_similarity", "generate", "mean", True, "edit_similarity"),
     MetricSpec("extractiveness", "extractiveness", "generate", "mean", True, "extractiveness_{part}"),
     # log-likelihoods of the choices
-    MetricSpec("normalized_mc_probability", "normalized_mc_probability", "multiple_choice", "mean", True,
-               "normalized_mc_probability"),
+    MetricSpec("normalized_mc_probability", "normalized_mc_probability", "multiple_choice", "mean", True, "normalized_mc_probability"),
     MetricSpec("gold_probability", "gold_probability", "multiple_choice", "mean", True, "gold_probability"),
-    MetricSpec("loglikelihood_accuracy", "loglikelihood_accuracy", "multiple_choice", "mean", True,
-               "loglikelihood_accuracy"),
+    MetricSpec("loglikelihood_accuracy", "loglikelihood_accuracy", "multiple_choice", "mean", True, "loglikelihood_accuracy"),
     MetricSpec("recall_at_k", "recall_at_k", "multiple_choice", "mean", True, "recall@{k}"),
     MetricSpec("mrr", "reciprocal_rank", "multiple_choice", "mean", True, "mrr"),
     # over all documents

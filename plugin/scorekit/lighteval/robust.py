@@ -396,12 +396,10 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
         if n > len(LETTERS):
             raise ScorekitError(f"{n} choices; option order names positions A-Z", where=where)
         variants = [(v, n, None) for v in range(n)]
-        samples = 1
     elif family == "prompt":
         if len(templates) < 2:
             raise ScorekitError("the prompt family needs at least two templates", where=where)
         variants = [(t, len(templates), tpl) for t, tpl in enumerate(templates)]
-        samples = 1
     else:
         if kind != "generative":
             raise ScorekitError("non-greedy sampling needs a generative task (log-likelihoods are deterministic)",
@@ -409,6 +407,7 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
         if samples < 2:
             raise ScorekitError(f"non-greedy needs at least 2 samples, got {samples}", where=where)
         variants = [(0, samples, None)]
+    samples = samples if family == "non_greedy" else 1
     out = []
     for v, n_var, tpl in variants:
         name = robust_name(family, config.name, v if family != "non_greedy" else None)

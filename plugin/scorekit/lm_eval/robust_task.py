@@ -494,9 +494,7 @@ class RobustTask(ScorekitTask):
         return super()._try_process_results(instances, filter_key)
 
     def aggregate(self, bootstrap_iters: int | None = None) -> Any:
-        """lm-eval 0.5 only: stderr ``"N/A"`` as 0.4 writes it for these aggregations (0.5 would
-        bootstrap them over documents, repeating variants of a question; the CR's uncertainty is
-        its interval over questions)."""
+        """lm-eval 0.5 only: stderr ``"N/A"``, as 0.4 writes it (:mod:`scorekit.lm_eval.compat`, Stderr)."""
         return super().aggregate(bootstrap_iters=0)
 
     def aggregation(self) -> dict:

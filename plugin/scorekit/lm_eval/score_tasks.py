@@ -151,12 +151,7 @@ class ScoreTask(ScorekitTask):
     """
 
     def aggregate(self, bootstrap_iters: int | None = None) -> Any:
-        """lm-eval 0.5 only (0.4 has no ``Task.aggregate``): stderr ``"N/A"``, as 0.4 writes it.
-
-        0.5 bootstraps the stderr of every aggregation other than ``mean`` by resampling the
-        task's documents with replacement; a resample repeats variants of a question, which the
-        SCORE aggregations refuse (a question's variants are its unit; the CR's uncertainty is
-        its ``_ci_low`` / ``_ci_high`` interval over questions)."""
+        """lm-eval 0.5 only: stderr ``"N/A"``, as 0.4 writes it (:mod:`scorekit.lm_eval.compat`, Stderr)."""
         return super().aggregate(bootstrap_iters=0)
 
     def doc_to_target(self, doc: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
