@@ -15,6 +15,7 @@ from typing import Sequence
 
 from scorekit import __version__
 from scorekit.errors import ScorekitError, one_line
+from scorekit.io import silence_stdout
 
 # Order here is the order in ``scorekit --help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -64,16 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc))
         return 2
     except BrokenPipeError:
-        from scorekit.io import silence_stdout
-
         silence_stdout()
         return 0
     except OSError as exc:
         # A file the user named could not be read or written (permissions, disk full, ...).
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         if not where:  # most likely standard output (a plain print): do not fail again at exit
-            from scorekit.io import silence_stdout
-
             silence_stdout()
         _error(f"{where}{exc.strerror or exc}")
         return 2

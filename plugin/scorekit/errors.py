@@ -46,18 +46,14 @@ def shown(value: object, limit: int = 80) -> str:
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1000:
         return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    import reprlib
+
+    brief = reprlib.Repr()  # containers: their first items, three levels deep
+    brief.maxstring = brief.maxother = limit
+    brief.maxlevel = 3
     try:
-        text = repr(value) if not isinstance(value, (list, dict, tuple)) else _brief_repr(value, limit)
+        text = brief.repr(value) if isinstance(value, (list, dict, tuple)) else repr(value)
     except (ValueError, RecursionError, MemoryError):
         return f"a {type(value).__name__}"
     text = one_line(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _brief_repr(value: object, limit: int) -> str:
-    import reprlib
-
-    r = reprlib.Repr()
-    r.maxstring = r.maxother = limit
-    r.maxlevel = 3
-    return r.repr(value)

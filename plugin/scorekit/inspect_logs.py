@@ -45,8 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.compare.core import MetricValues
+from scorekit.compare.core import MetricValues, per_question
 from scorekit.errors import ScorekitError
+from scorekit.io import finite_number
 
 __all__ = ["INSTALL_HINT", "InspectRun", "LogHeader", "inspect_results_file", "is_inspect_log", "read_inspect_header",
            "read_inspect_log", "read_inspect_logs", "score_value"]
@@ -87,23 +88,6 @@ class InspectRun:
     header: LogHeader
     metrics: dict[str, MetricValues]
     notes: list[str] = field(default_factory=list)
-    n_samples: int = 0
-
-    @property
-    def path(self) -> str:
-        return self.header.path
-
-    @property
-    def task(self) -> str:
-        return self.header.task
-
-    @property
-    def model(self) -> str:
-        return self.header.model
-
-    @property
-    def created(self) -> str:
-        return self.header.created
 
 
 def is_inspect_log(path: str | os.PathLike[str]) -> bool:
@@ -130,20 +114,15 @@ def score_value(value: Any) -> float | None:
     """
     if isinstance(value, bool):
         return float(value)
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(float(value)) else None
     if isinstance(value, str):
-        if value in _LETTERS:
-            return _LETTERS[value]
         text = value.strip().lower()
-        if text in _WORDS:
-            return _WORDS[text]
+        if value in _LETTERS or text in _WORDS:
+            return _LETTERS.get(value, _WORDS.get(text))
         try:
-            number = float(text)
+            value = float(text)
         except ValueError:
             return None
-        return number if math.isfinite(number) else None
-    return None
+    return finite_number(value)
 
 
 def _load(path: str, header_only: bool = False) -> Any:
@@ -194,22 +173,11 @@ def _fingerprint(sample: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _metric(ids: list[str], rows: list[float], fingerprints: dict[str, str], kind: str | None = None) -> MetricValues:
-    arr = np.asarray(rows, dtype=np.float64)
-    if kind is None:
-        kind = "binary" if np.isin(arr, (0.0, 1.0)).all() else "mean"
-    return MetricValues(kind, ids, arr, [fingerprints.get(q, "") for q in ids])
-
-
 def _reported(log: Any) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for score in (log.results.scores if log.results else None) or []:
-        metrics = {}
-        for name, m in (score.metrics or {}).items():
-            v = m.value if hasattr(m, "value") else m
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v)):
-                metrics[name] = float(v)
-        out[score.name] = metrics
+        values = {name: finite_number(m.value if hasattr(m, "value") else m) for name, m in (score.metrics or {}).items()}
+        out[score.name] = {name: v for name, v in values.items() if v is not None}
     return out
 
 
@@ -278,7 +246,7 @@ def read_inspect_log(path: str | os.PathLike[str]) -> InspectRun:
         if short:
             notes.append(f"{task} {name}: {len(short)} question(s) have fewer than {epochs} scored epochs; "
                          "their mean is over the epochs they have")
-        metrics[name] = _metric(ids, [float(np.mean(list(by_q[q].values()))) for q in ids], fingerprints)
+        metrics[name] = per_question(ids, [float(np.mean(list(by_q[q].values()))) for q in ids], fingerprints)
         every = [v for q in ids for v in by_q[q].values()]
         if epochs > 1 and all(v in (0.0, 1.0) for v in every):
             n = np.array([len(by_q[q]) for q in ids])
@@ -291,9 +259,8 @@ def read_inspect_log(path: str | os.PathLike[str]) -> InspectRun:
                     notes.append(f"{task} {name}/pass@{k}: {int((~keep).sum())} question(s) with fewer than {k} "
                                  "scored epochs left out")
                 kept = [q for q, ok in zip(ids, keep) if ok]
-                metrics[f"{name}/pass@{k}"] = _metric(kept, np.atleast_1d(pass_at_k(n[keep], c[keep], k)).tolist(),
-                                                      fingerprints)
-    return InspectRun(header, metrics, notes, len(order))
+                metrics[f"{name}/pass@{k}"] = per_question(kept, np.atleast_1d(pass_at_k(n[keep], c[keep], k)), fingerprints)
+    return InspectRun(header, metrics, notes)
 
 
 def read_inspect_logs(files: list[Path], notes: list[str]) -> dict[tuple[str, str], InspectRun]:
@@ -302,14 +269,13 @@ def read_inspect_logs(files: list[Path], notes: list[str]) -> dict[tuple[str, st
     newest: dict[tuple[str, str], InspectRun] = {}
     for f in files:
         run = read_inspect_log(f)
-        old = newest.get((run.model, run.task))
+        key = (run.header.model, run.header.task)
+        old = newest.get(key)
         if old is not None:
-            kept, dropped = (old, run) if old.created >= run.created else (run, old)
-            notes.append(f"{run.task}: several Inspect logs; the newest ({Path(kept.path).name}) is used, "
-                         f"{dropped.path} is not")
-            newest[(run.model, run.task)] = kept
-        else:
-            newest[(run.model, run.task)] = run
+            run, dropped = (old, run) if old.header.created >= run.header.created else (run, old)
+            notes.append(f"{key[1]}: several Inspect logs; the newest ({Path(run.header.path).name}) is used, "
+                         f"{dropped.header.path} is not")
+        newest[key] = run
     return newest
 
 
@@ -350,8 +316,5 @@ def inspect_results_file(path: str | os.PathLike[str]) -> Any:
                 metrics[f"{scorer}_stderr"] = float(np.std(mv.rows[:, 0], ddof=1) / math.sqrt(len(mv.rows)))
     if not metrics:
         raise ScorekitError("Inspect log has no results (the run did not finish?)", path=p)
-    if header.timestamp is not None:
-        ts, source = header.timestamp, "log creation time"
-    else:
-        ts, source = os.path.getmtime(p), "modification time"
+    ts, source = (header.timestamp, "log creation time") if header.timestamp is not None else (os.path.getmtime(p), "modification time")
     return ResultsFile(p, "inspect", header.model, ts, source, {header.task: metrics})

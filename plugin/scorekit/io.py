@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
 import sys
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, one_line
 
 JSON_DEPTH_MAX = 1024  # orjson's limit; the standard parser would recurse past Python's stack
 _INT_DIGITS_MAX = 308  # longer integers are read as floats (inf beyond ~1.8e308): float(int) would overflow
@@ -134,9 +135,8 @@ def loads_json(data: bytes | str, path: str | os.PathLike[str] | None = None, *,
         pass
     except orjson.JSONDecodeError as exc:
         if "depth" in exc.msg or "recursion" in exc.msg.lower():
-            raise ScorekitError(
-                f"invalid JSON: nested deeper than {JSON_DEPTH_MAX} levels", path=path, where=where(exc.lineno, exc.colno)
-            ) from None
+            raise ScorekitError(f"invalid JSON: nested deeper than {JSON_DEPTH_MAX} levels", path=path,
+                                where=where(exc.lineno, exc.colno)) from None
         # fall through: the standard parser accepts NaN, long integers and lone surrogates
     try:
         text = data.decode("utf-8")
@@ -153,6 +153,13 @@ def loads_json(data: bytes | str, path: str | os.PathLike[str] | None = None, *,
     except RecursionError:
         raise ScorekitError(f"invalid JSON: nested deeper than {JSON_DEPTH_MAX} levels", path=path,
                             where=None if line is None else f"line {line}") from None
+
+
+def finite_number(value: Any) -> float | None:
+    """A JSON value as a finite float; None for anything else (booleans, text, NaN, infinities)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(float(value)) else None
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:
@@ -212,21 +219,12 @@ def refuse_input_as_output(
             raise ScorekitError(f"{option} is one of the input files; writing it would replace that input", path=output)
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _write_target(target: Path) -> Path:
     """The file to replace: a symlink's final target (written through), else ``target``."""
     if not os.path.islink(target):
         return target
-    try:
-        os.stat(target)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ScorekitError(f"cannot write output: {missing_reason(target)}", path=target) from None
+    if missing_reason(target).startswith("symlink loop"):
+        raise ScorekitError(f"cannot write output: {missing_reason(target)}", path=target)
     return Path(os.path.realpath(target))
 
 
@@ -245,7 +243,9 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         mode = stat.S_IMODE(os.stat(real).st_mode)
     except OSError:
-        mode = 0o666 & ~_umask()
+        mask = os.umask(0o022)  # read the umask: setting it is the only way
+        os.umask(mask)
+        mode = 0o666 & ~mask
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
@@ -299,22 +299,19 @@ def write_bytes_atomic(target: str | os.PathLike[str], data: bytes) -> None:
     FIFO, ``/dev/null``; links followed) cannot be replaced: it is opened and written as it is.
     """
     st = _stat_or_none(target)
-    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        try:
-            sys.stdout.flush()  # what was printed before stays before
-        except (OSError, ValueError):
-            pass
-        try:
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+            try:
+                sys.stdout.flush()  # what was printed before stays before
+            except (OSError, ValueError):
+                pass
             with open(target, "wb") as fh:
                 fh.write(data)
-        except OSError as exc:
-            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
-        return
-    with atomic_path(target) as tmp:
-        try:
-            tmp.write_bytes(data)
-        except OSError as exc:
-            raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
+        else:
+            with atomic_path(target) as tmp:
+                tmp.write_bytes(data)
+    except OSError as exc:
+        raise ScorekitError(f"cannot write output: {exc.strerror or exc}", path=target) from None
 
 
 def write_text_atomic(target: str | os.PathLike[str], text: str) -> None:
@@ -354,12 +351,15 @@ def silence_stdout() -> None:
 def emit(text: str, output: str | os.PathLike[str] | None) -> None:
     """A command's result: written atomically to ``output`` when given, else to standard output
     (also when ``output`` is standard output itself, e.g. ``/dev/stdout``)."""
-    if output is not None:
-        if not os.fspath(output).strip():
-            raise ScorekitError("--output is empty: name a file, or leave --output out to print to standard output")
-        if is_standard_output(output):  # --output /dev/stdout (or a link to it): where print goes
-            write_stdout(text)
-        else:
-            write_text_atomic(output, text)
-    else:
+    if output is not None and not os.fspath(output).strip():
+        raise ScorekitError("--output is empty: name a file, or leave --output out to print to standard output")
+    if output is None or is_standard_output(output):  # --output /dev/stdout (or a link to it): where print goes
         write_stdout(text)
+    else:
+        write_text_atomic(output, text)
+
+
+def note(*lines: str, prefix: str = "scorekit: note: ") -> None:
+    """Each line on standard error after ``prefix``, on one line (:func:`~scorekit.errors.one_line`)."""
+    for line in lines:
+        print(one_line(prefix + line), file=sys.stderr)

@@ -36,10 +36,6 @@ class MetricSpec:
     higher_is_better: bool
     column: str  # value name in results files; format fields {k}, {tau}
 
-    def column_for(self, **params: Any) -> str:
-        """The column name for these parameters (``k``, ``tau``)."""
-        return self.column.format(**params)
-
 
 def tau_label(tau: float) -> str:
     """A threshold as written in column names: ``str(float(tau))`` (``0.0``, ``0.5``, ``1.0``)."""
@@ -59,11 +55,9 @@ SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("edit_similarity", "edit_similarity", "generate", "mean", True, "edit_similarity"),
     MetricSpec("extractiveness", "extractiveness", "generate", "mean", True, "extractiveness_{part}"),
     # log-likelihoods of the choices
-    MetricSpec("normalized_mc_probability", "normalized_mc_probability", "multiple_choice", "mean", True,
-               "normalized_mc_probability"),
+    MetricSpec("normalized_mc_probability", "normalized_mc_probability", "multiple_choice", "mean", True, "normalized_mc_probability"),
     MetricSpec("gold_probability", "gold_probability", "multiple_choice", "mean", True, "gold_probability"),
-    MetricSpec("loglikelihood_accuracy", "loglikelihood_accuracy", "multiple_choice", "mean", True,
-               "loglikelihood_accuracy"),
+    MetricSpec("loglikelihood_accuracy", "loglikelihood_accuracy", "multiple_choice", "mean", True, "loglikelihood_accuracy"),
     MetricSpec("recall_at_k", "recall_at_k", "multiple_choice", "mean", True, "recall@{k}"),
     MetricSpec("mrr", "reciprocal_rank", "multiple_choice", "mean", True, "mrr"),
     # over all documents
@@ -86,4 +80,4 @@ def spec(name: str) -> MetricSpec:
 
 def column(name: str, **params: Any) -> str:
     """Column name of metric ``name`` for ``params``: ``column("pass_at_k", k=4) == "pass@4"``."""
-    return spec(name).column_for(**params)
+    return spec(name).column.format(**params)

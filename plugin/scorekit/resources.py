@@ -19,11 +19,8 @@ def _find(name: str) -> Path:
     for candidate in candidates:
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(
-        f"scorekit's '{name}' folder was not found (looked in "
-        + ", ".join(str(c) for c in candidates)
-        + "); reinstall scorekit"
-    )
+    raise FileNotFoundError(f"scorekit's '{name}' folder was not found (looked in "
+                            f"{', '.join(str(c) for c in candidates)}); reinstall scorekit")
 
 
 def tasks_dir() -> Path:

@@ -56,15 +56,9 @@ def html_escape(text: str) -> str:
 
 def format_cell(value: Any, digits: int = 2) -> str:
     """Numbers with ``digits`` decimals; None and NaN as an empty-looking ``-``."""
-    if value is None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "-"
-        return f"{value:.{digits}f}"
-    return str(value)
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
 def render(
@@ -93,14 +87,9 @@ def render(
     if fmt == "latex":
         return latex_table(columns, cells, title=title)
     if fmt == "markdown":
-        out = []
-        if title:
-            out.append(f"### {markdown_escape(title)}\n")
-        out.append("| " + " | ".join(markdown_escape(c) for c in columns) + " |")
-        out.append("|" + "|".join(" --- " for _ in columns) + "|")
-        for row in cells:
-            out.append("| " + " | ".join(markdown_escape(c) for c in row) + " |")
-        return "\n".join(out) + "\n"
+        lines = ["| " + " | ".join(markdown_escape(c) for c in row) + " |" for row in [columns, *cells]]
+        out = [f"### {markdown_escape(title)}\n"] if title else []
+        return "\n".join([*out, lines[0], "|" + "|".join(" --- " for _ in columns) + "|", *lines[1:]]) + "\n"
     if fmt == "html":
         out = ["<table>"]
         if title:
@@ -142,10 +131,7 @@ def html_document(title: str, parts: Sequence[str], *, notes: Sequence[str] = ()
            "</head>", "<body>", f"<h1>{html_escape(title)}</h1>"]
     out.extend(part.rstrip("\n") for part in parts)
     if notes:
-        out.append("<h2>Notes</h2>")
-        out.append('<ul class="notes">')
-        out.extend(f"<li>{html_escape(note)}</li>" for note in notes)
-        out.append("</ul>")
+        out += ["<h2>Notes</h2>", '<ul class="notes">', *(f"<li>{html_escape(note)}</li>" for note in notes), "</ul>"]
     out.extend(["</body>", "</html>"])
     return "\n".join(out) + "\n"
 
@@ -163,11 +149,6 @@ def latex_table(columns: Sequence[str], cells: Sequence[Sequence[str]], *, title
         return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in one_line(str(text)))
 
     out = [f"% {one_line(title)}"] if title else []
-    out.append(r"\begin{tabular}{l" + "r" * (len(columns) - 1) + "}")
-    out.append(r"\toprule")
-    out.append(" & ".join(tex(c) for c in columns) + r" \\")
-    out.append(r"\midrule")
-    out.extend(" & ".join(tex(c) for c in row) + r" \\" for row in cells)
-    out.append(r"\bottomrule")
-    out.append(r"\end{tabular}")
+    out += [r"\begin{tabular}{l" + "r" * (len(columns) - 1) + "}", r"\toprule", " & ".join(tex(c) for c in columns) + r" \\",
+            r"\midrule", *(" & ".join(tex(c) for c in row) + r" \\" for row in cells), r"\bottomrule", r"\end{tabular}"]
     return "\n".join(out) + "\n"

@@ -5,6 +5,7 @@ Each raises :class:`~scorekit.errors.ScorekitError` (one line, exit code 2) nami
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from scorekit.errors import ScorekitError, shown
@@ -37,3 +38,25 @@ def check_plot(path: str, option: str = "--plot") -> str:
     if fmt not in PLOT_FORMATS:
         raise ScorekitError(f"{option}: unknown image format {shown(suffix)} (use one of {', '.join(PLOT_FORMATS)})", path=path)
     return fmt
+
+
+def add_bootstrap(p: argparse.ArgumentParser, seed_help: str) -> None:
+    """``--confidence``, ``--n-boot`` and ``--seed``, for the commands that compute intervals."""
+    p.add_argument("--confidence", type=float, default=0.95, help="interval confidence level (default: 0.95)")
+    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws (default: 2000)")
+    p.add_argument("--seed", type=int, default=0, help=seed_help)
+
+
+def check_confidence(value: float) -> float:
+    """``value`` when 0 < value < 1."""
+    if not 0 < value < 1:
+        raise ScorekitError(f"--confidence must be between 0 and 1, got {value}")
+    return value
+
+
+def check_bootstrap(args: argparse.Namespace) -> None:
+    """The values of :func:`add_bootstrap`: the seed, the confidence, 100 <= n-boot <= 100000."""
+    check_seed(args.seed)
+    check_confidence(args.confidence)
+    if not 100 <= args.n_boot <= 100_000:
+        raise ScorekitError(f"--n-boot must be between 100 and 100000, got {args.n_boot}")

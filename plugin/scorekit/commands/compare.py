@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
+from scorekit.commands.checks import add_bootstrap
 from scorekit.tables import FORMATS
 
 
@@ -37,9 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="show each run's values with their intervals instead of the paired comparisons")
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    p.add_argument("--confidence", type=float, default=0.95, help="interval confidence level (default: 0.95)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws (default: 2000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0; results are reproducible)")
+    add_bootstrap(p, "bootstrap seed (default: 0; results are reproducible)")
     p.set_defaults(func=run)
 
 
@@ -62,23 +60,17 @@ def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float, 
         return json.dumps({"comparisons": [c.to_json() for c in comparisons],
                            "values": [v.to_json() for v in values or []], "notes": notes}, indent=2) + "\n"
     level = f"{confidence:.0%}"
+    if fmt == "csv":  # every field, nan empty
+        fields = (["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind"] if show_values else
+                  ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high", "p_value",
+                   "p_value_raw", "p_value_adjusted", "test", "min_detectable_difference", "kind", "a_only", "b_only"])
+        return render_table(fields, [[x.to_json()[k] for k in fields] for x in (values or [] if show_values else comparisons)], "csv")
     if show_values:
         title = f"Values on each run's questions ({level} intervals over questions)"
-        if fmt == "csv":
-            fields = ["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind"]
-            rows = [[v.task, v.metric, v.run, v.model, v.n, *(v.to_json()[k] for k in ("value", "ci_low", "ci_high")),
-                     v.method, v.kind] for v in values or []]
-            return render_table(fields, rows, "csv")
         columns = ["task", "metric", "run", "n", "value", f"{level} CI", "method"]
         rows = [[v.task, v.metric, v.run, v.n, v.value,
                  "-" if v.to_json()["ci_low"] is None else f"[{v.ci_low:.3f}, {v.ci_high:.3f}]", v.method]
                 for v in values or []]
-    elif fmt == "csv":
-        fields = ["task", "metric", "a", "b", "n_paired", "a_value", "b_value", "difference", "ci_low", "ci_high",
-                  "p_value", "p_value_raw", "p_value_adjusted", "test", "min_detectable_difference", "kind",
-                  "a_only", "b_only"]
-        rows = [[c.to_json()[k] for k in fields] for c in comparisons]
-        return render_table(fields, rows, "csv")
     else:
         columns = ["task", "metric", "a", "b", "n", "a value", "b value", "difference", f"{level} CI", "p",
                    "p adj. (all)", "test", "MDD (80%)"]
@@ -104,24 +96,17 @@ def render(comparisons: list, notes: list[str], fmt: str, *, confidence: float, 
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.compare.core import Run, compare_runs, run_labels, run_values
-    from scorekit.compare.inputs import read_run
-    from scorekit.commands.checks import check_seed
-    from scorekit.errors import ScorekitError, one_line
+    from scorekit.commands.checks import check_bootstrap
+    from scorekit.compare.core import compare_runs, run_values
+    from scorekit.compare.inputs import read_runs
+    from scorekit.errors import ScorekitError
     from scorekit.harness_outputs import walk
-    from scorekit.io import check_output, emit, refuse_input_as_output
+    from scorekit.io import check_output, emit, note, refuse_input_as_output
 
     output = check_output(args.output, args.runs)
-    check_seed(args.seed)
-    if not 0 < args.confidence < 1:
-        raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
-    if not 100 <= args.n_boot <= 100_000:
-        raise ScorekitError(f"--n-boot must be between 100 and 100000, got {args.n_boot}")
-    read = [read_run(path) for path in args.runs]
+    check_bootstrap(args)
+    runs = read_runs(args.runs)
     refuse_input_as_output(output, walk(args.runs).files)
-    labels = run_labels([model for model, _, _ in read])
-    runs = [Run(label, model, str(path), tasks, notes)
-            for label, path, (model, tasks, notes) in zip(labels, args.runs, read)]
     notes = [f"{r.label} ({r.source}): {n}" for r in runs for n in r.notes]
     show_values = args.values or len(runs) == 1
     # the values table is shown, or is the JSON's second list (always there); else not computed
@@ -140,6 +125,5 @@ def run(args: argparse.Namespace) -> int:
     emit(render(comparisons, notes, args.format, confidence=args.confidence, values=values,
                 show_values=show_values), output)
     if args.format in ("csv", "latex"):  # no room for notes in the file: say them on stderr
-        for line in notes:
-            print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
+        note(*notes)
     return 0

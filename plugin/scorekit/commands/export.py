@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from scorekit.commands.checks import add_bootstrap
 
 RELATIONSHIPS = ("first_party", "third_party", "collaborative", "other")
 
@@ -33,9 +34,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--retrieved-timestamp", type=float, metavar="SECONDS",
                    help="retrieved_timestamp (Unix seconds) written into the documents (default: "
                         "$SOURCE_DATE_EPOCH when set, else now); fixed, the same runs give the same bytes")
-    p.add_argument("--confidence", type=float, default=0.95, help="interval confidence level (default: 0.95)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws (default: 2000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    add_bootstrap(p, "bootstrap seed (default: 0)")
     p.set_defaults(func=run)
 
 
@@ -69,20 +68,16 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from scorekit import __version__
-    from scorekit.commands.checks import check_seed
+    from scorekit.commands.checks import check_bootstrap
     from scorekit.compare.core import Run, run_values
-    from scorekit.errors import ScorekitError, one_line
+    from scorekit.errors import ScorekitError
     from scorekit.export.every_eval_ever import build_document, document_uuid
     from scorekit.export.sources import collect_facts
     from scorekit.harness_outputs import file_kind, walk
     from scorekit.inspect_logs import is_inspect_log
-    from scorekit.io import check_output, emit, refuse_input_as_output, write_text_atomic
+    from scorekit.io import check_output, emit, note, refuse_input_as_output, write_text_atomic
 
-    check_seed(args.seed)
-    if not 0 < args.confidence < 1:
-        raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
-    if not 100 <= args.n_boot <= 100_000:
-        raise ScorekitError(f"--n-boot must be between 100 and 100000, got {args.n_boot}")
+    check_bootstrap(args)
     if args.output and args.output_dir:
         raise ScorekitError("give --output or --output-dir, not both")
     if len(args.runs) > 1 and not args.output_dir:
@@ -116,9 +111,9 @@ def run(args: argparse.Namespace) -> int:
                                 "export each once")
         documents[name] = (path, doc)
         all_notes.extend(f"{path}: {n}" for n in notes)
+    inputs = walk(args.runs).files
     if args.output_dir:
         targets = [os.path.join(args.output_dir, name) for name in documents]
-        inputs = walk(args.runs).files
         for target in targets:
             refuse_input_as_output(target, inputs, option="--output-dir")
         os.makedirs(args.output_dir, exist_ok=True)
@@ -126,9 +121,8 @@ def run(args: argparse.Namespace) -> int:
             write_text_atomic(target, json.dumps(doc, indent=2) + "\n")
             print(target)
     else:
-        refuse_input_as_output(output, walk(args.runs).files)
+        refuse_input_as_output(output, inputs)
         ((_, doc),) = documents.values()
         emit(json.dumps(doc, indent=2) + "\n", output)
-    for line in all_notes:
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
+    note(*all_notes)
     return 0

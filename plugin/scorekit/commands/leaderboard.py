@@ -14,8 +14,8 @@ import math
 import sys
 import time
 
-from scorekit.errors import one_line
 from scorekit.tables import FORMATS
+
 PROGRESS_AFTER_S = 2.0
 
 
@@ -32,14 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
-    p.add_argument(
-        "--config",
-        metavar="YAML",
-        help="scoring config (the `scorekit score` layout, docs/scoring.md): a YAML file or the name of a "
-        "shipped one (see `scorekit configs-dir`). "
-        "Default: open_llm_leaderboard_v2 for lm-eval results, open_llm_leaderboard_v2_lighteval for models "
-        "seen only in lighteval results.",
-    )
+    p.add_argument("--config", metavar="YAML",
+                   help="scoring config (the `scorekit score` layout, docs/scoring.md): a YAML file or the name of a "
+                   "shipped one (see `scorekit configs-dir`). Default: open_llm_leaderboard_v2 for lm-eval results, "
+                   "open_llm_leaderboard_v2_lighteval for models seen only in lighteval results.")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
@@ -49,13 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     add_allow_code(p)
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_const",
-        const=True,
-        help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)",
-    )
+    prog.add_argument("--progress", dest="progress", action="store_const", const=True,
+                      help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)")
     prog.add_argument("--no-progress", dest="progress", action="store_const", const=False, help="never show one")
     p.set_defaults(func=run, progress=None)
 
@@ -76,13 +67,11 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.results_files import load_results
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits, check_plot
-    from scorekit.io import check_output, emit, refuse_input_as_output, write_bytes_atomic
+    from scorekit.io import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
     check_digits(args.digits)
-    plot_fmt = None
-    if args.plot is not None:
-        plot_fmt = check_plot(args.plot)
+    plot_fmt = None if args.plot is None else check_plot(args.plot)
     config_path = None if args.config is None else find_config(args.config)
     inputs = [*args.paths, *([config_path] if config_path else [])]
     output = check_output(args.output, inputs)
@@ -109,19 +98,14 @@ def _run(args: argparse.Namespace) -> int:
     emit(text, output)
     if image is not None:
         write_bytes_atomic(args.plot, image)
-    for line in lb.override_notes(loaded.models.values()):
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    for row in rows:
-        for line in row.notes:
-            print(one_line(f"scorekit: note: {row.model}: {line}"), file=sys.stderr)
-    for line in lb.missing_notes(rows):
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    summary = loaded.skipped_summary()
-    if summary:
-        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
+    note(*lb.override_notes(loaded.models.values()))
+    note(*(f"{row.model}: {line}" for row in rows for line in row.notes))
+    note(*lb.missing_notes(rows))
+    if summary := loaded.skipped_summary():
+        note(summary)
     if config_path is None:
         used = sorted({r.config for r in rows})
-        print(one_line(f"scorekit: note: {len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}"), file=sys.stderr)
+        note(f"{len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}")
     return 0
 
 
@@ -195,9 +179,8 @@ class _Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         console = Console(stderr=True, force_terminal=True if self.show else None)
-        self.bar = Progress(
-            TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True
-        )
+        self.bar = Progress(TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=console, transient=True)
         self.bar.start()
         self.task = self.bar.add_task("read", total=total)
 

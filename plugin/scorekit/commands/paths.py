@@ -14,14 +14,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Print the folder of scorekit's task definitions, e.g. "
         'lm_eval --tasks score_robustness_mmlu_pro --include_path "$(scorekit tasks-dir)".',
     )
-    p.set_defaults(func=lambda args: _print(resources.tasks_dir()))
-    p = subparsers.add_parser(
-        "configs-dir",
-        help="print the folder of scorekit's shipped normalization and scoring configs",
-    )
-    p.set_defaults(func=lambda args: _print(resources.configs_dir()))
-
-
-def _print(path) -> int:
-    print(path)
-    return 0
+    p.set_defaults(func=lambda args: print(resources.tasks_dir()))
+    p = subparsers.add_parser("configs-dir",
+                              help="print the folder of scorekit's shipped normalization and scoring configs")
+    p.set_defaults(func=lambda args: print(resources.configs_dir()))

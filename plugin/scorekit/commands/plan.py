@@ -55,14 +55,11 @@ def _pilot(args: argparse.Namespace) -> dict:
     """Paired rows of the chosen task and metric of the two pilot runs -> estimates."""
     import numpy as np
 
-    from scorekit.compare.core import Run, paired_rows, run_labels
-    from scorekit.compare.inputs import read_run
+    from scorekit.compare.core import paired_rows
+    from scorekit.compare.inputs import read_runs
     from scorekit.errors import ScorekitError
 
-    read = [read_run(path) for path in args.pilot]
-    labels = run_labels([model for model, _, _ in read])
-    ra, rb = (Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes)
-              in zip(labels, args.pilot, read))
+    ra, rb = read_runs(args.pilot)
     choices = [(t, m) for t in sorted(set(ra.tasks) & set(rb.tasks)) for m in sorted(set(ra.tasks[t]) & set(rb.tasks[t]))
                if ra.tasks[t][m].kind in ("binary", "mean") and rb.tasks[t][m].kind in ("binary", "mean")]
     picked = [(t, m) for t, m in choices if (args.task in (None, t)) and (args.metric in (None, m))]
@@ -127,31 +124,25 @@ def plan(args: argparse.Namespace) -> dict:
         raise ScorekitError("give --discordance (0/1 metrics), --accuracies with --correlation, --sd (scores) or --pilot")
     if difference is None and questions is None:
         raise ScorekitError("give --difference (questions needed) or --questions (minimum detectable difference)")
-    if sd is None:
-        out.update(test="mcnemar_exact", discordance=discordance)
-        if difference is not None and questions is None or args.pilot and difference is not None:
-            if abs(difference) > discordance:
-                raise ScorekitError(f"the difference ({abs(difference)}) cannot exceed the discordance ({discordance}): "
-                                    "a difference needs questions on which the models disagree")
-            n, achieved, connor = pw.mcnemar_sample_size(abs(difference), discordance, args.alpha, args.power)
-            out.update(difference=abs(difference), achieved_power=achieved, questions_approximation=math.ceil(connor),
-                       approximation="Connor (1987), normal approximation of McNemar's test")
-            out["questions"] = n
-        if questions is not None:
+    binary = sd is None  # exact McNemar on the discordance, else the paired t test on the sd
+    out.update({"test": "mcnemar_exact", "discordance": discordance} if binary else {"test": "paired_t", "sd": sd})
+    if difference is not None and (questions is None or args.pilot):
+        if binary and abs(difference) > discordance:
+            raise ScorekitError(f"the difference ({abs(difference)}) cannot exceed the discordance ({discordance}): "
+                                "a difference needs questions on which the models disagree")
+        n, achieved, approximate = (pw.mcnemar_sample_size(abs(difference), discordance, args.alpha, args.power) if binary
+                                    else pw.paired_t_sample_size(abs(difference), sd, args.alpha, args.power))
+        out.update(difference=abs(difference), achieved_power=achieved, questions_approximation=math.ceil(approximate),
+                   approximation="Connor (1987), normal approximation of McNemar's test" if binary
+                   else "normal approximation ((z_{1-alpha/2} + z_power) sd / D)^2", questions=n)
+    if questions is not None:
+        if binary:
             mdd = pw.mcnemar_mdd(questions, discordance, args.alpha, args.power)
             out.update(min_detectable_difference=None if math.isnan(mdd) else mdd, at_questions=questions)
             if args.difference is not None and abs(args.difference) <= discordance:
                 out["power_at_questions"] = pw.mcnemar_power(questions, abs(args.difference), discordance, args.alpha)
-    else:
-        out.update(test="paired_t", sd=sd)
-        if difference is not None and questions is None or args.pilot and difference is not None:
-            n, achieved, normal = pw.paired_t_sample_size(abs(difference), sd, args.alpha, args.power)
-            out.update(difference=abs(difference), achieved_power=achieved, questions_approximation=math.ceil(normal),
-                       approximation="normal approximation ((z_{1-alpha/2} + z_power) sd / D)^2")
-            out["questions"] = n
-        if questions is not None:
-            out.update(min_detectable_difference=pw.paired_t_mdd(questions, sd, args.alpha, args.power),
-                       at_questions=questions)
+        else:
+            out.update(min_detectable_difference=pw.paired_t_mdd(questions, sd, args.alpha, args.power), at_questions=questions)
             if args.difference is not None:
                 out["power_at_questions"] = pw.paired_t_power(questions, args.difference, sd, args.alpha)
     return out

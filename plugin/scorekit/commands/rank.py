@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 from pathlib import Path
 
 from scorekit.tables import FORMATS
@@ -34,27 +33,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def missing_file_message() -> str:
-    """The problem for a missing input file, on one line: what the product spec's message says
-    (the file is not found, the usage, how to run the shipped example), after the file's name."""
-    try:
-        from scorekit.resources import config_path
-
-        sample = str(config_path(SAMPLE_FILE))
-    except FileNotFoundError:
-        sample = SAMPLE_FILE
-    return (f"file not found (usage: scorekit rank [FILE], FILE defaults to {DEFAULT_FILE}; "
-            f"for an example run: scorekit rank {shlex.quote(sample)})")
-
-
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
-    from scorekit.errors import ScorekitError, one_line
-    from scorekit.io import check_output, emit
+    from scorekit.errors import ScorekitError
+    from scorekit.io import check_output, emit, note
+    from scorekit.resources import config_path
 
     path = Path(args.file)
-    if not os.path.lexists(path):
-        raise ScorekitError(missing_file_message(), path=args.file)
+    if not os.path.lexists(path):  # the file, the usage and how to run the shipped example, on one line
+        try:
+            sample = str(config_path(SAMPLE_FILE))
+        except FileNotFoundError:
+            sample = SAMPLE_FILE
+        raise ScorekitError(f"file not found (usage: scorekit rank [FILE], FILE defaults to {DEFAULT_FILE}; "
+                            f"for an example run: scorekit rank {shlex.quote(sample)})", path=args.file)
     output = check_output(args.output, [path])
     data = rank.read_rank_file(path)
     rows = rank.compute_ranking(data)
@@ -70,10 +62,9 @@ def run(args: argparse.Namespace) -> int:
          "are never counted as ahead of or behind another model"),
     ):
         if models:
-            print(f"scorekit rank: note: {len(models)} model(s) {why}: {one_line(', '.join(models))}", file=sys.stderr)
+            note(f"{len(models)} model(s) {why}: {', '.join(models)}", prefix="scorekit rank: note: ")
     with_ci = sum(r.score_ci is not None for r in rows)
     if with_ci > rank.RANK_RANGE_MODELS_MAX:
-        print(f"scorekit rank: note: {with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: "
-              "their rank ranges (every pair compared) are left out (N/A); the other columns are complete",
-              file=sys.stderr)
+        note(f"{with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: their rank ranges (every "
+             "pair compared) are left out (N/A); the other columns are complete", prefix="scorekit rank: note: ")
     return 0

@@ -66,9 +66,8 @@ def _task_index(include: str | None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from scorekit.errors import ScorekitError
+    from scorekit.io import note
     from scorekit.lm_eval.robust_yaml import RobustSpec, check_task, group_name, render_group, render_task, task_name, write
 
     families = list(dict.fromkeys(args.family))
@@ -141,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 if unchecked is not None and choices and not show:
                     _refuse_cloze(name, cfg)
                 if unchecked:
-                    print(f"scorekit: note: task {name}: {unchecked}", file=sys.stderr)
+                    note(f"task {name}: {unchecked}")
             _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
             written.append(family)
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
@@ -166,14 +165,12 @@ def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
     """Whether option order asks ``name`` as lettered options: ``--show-options`` on a task scored
     on option texts. A task scored on labels already shows its options and is written as it is
     (a note says the flag is unused)."""
-    import sys
-
+    from scorekit.io import note
     from scorekit.lm_eval.robust_yaml import option_shape
 
     if option_shape(cfg) == "labels":
         if show_options:
-            print(f"scorekit: note: task {name} already shows lettered options; --show-options leaves it as it is",
-                  file=sys.stderr)
+            note(f"task {name} already shows lettered options; --show-options leaves it as it is")
         return False
     return show_options
 
@@ -191,16 +188,12 @@ def _refuse_cloze(name: str, cfg: dict) -> None:
                             "letters", where=f"task {name}")
 
 
-def _offline() -> bool:
-    import os
-
-    return any(os.environ.get(k, "") in ("1", "true", "TRUE", "True") for k in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"))
-
-
 def _can_read_documents(cfg: dict) -> bool:
     """Whether robustify reads the task's documents to check them: always online (lm-eval would
     fetch them too); offline only local data files or a local folder."""
-    if not _offline():
+    import os
+
+    if not any(os.environ.get(k, "") in ("1", "true", "TRUE", "True") for k in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE")):
         return True
     files = (cfg.get("dataset_kwargs") or {}).get("data_files")
     if files:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from scorekit.tables import FORMATS
 
@@ -31,13 +30,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.errors import ScorekitError, one_line
-    from scorekit.io import check_output, emit, refuse_input_as_output
+    from scorekit.commands.checks import check_confidence
+    from scorekit.io import check_output, emit, note, refuse_input_as_output
     from scorekit.robustness.readers import read_paths
     from scorekit.robustness.report import build_report, notes_lines, render_report
 
-    if not 0 < args.confidence < 1:
-        raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
+    check_confidence(args.confidence)
     output = check_output(args.output, args.paths)
     read = read_paths(args.paths)
     refuse_input_as_output(output, [*(f for s in read.samples for f in s.sources), *(a.source for a in read.aggregates)])
@@ -45,6 +43,5 @@ def run(args: argparse.Namespace) -> int:
     text = render_report(report, args.format)
     emit(text, output)
     if args.format in ("csv", "latex"):  # no room for notes: say them on stderr
-        for line in notes_lines(report):
-            print(f"scorekit: note: {one_line(line)}", file=sys.stderr)
+        note(*notes_lines(report))
     return 0

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from typing import Any
 
-from scorekit.errors import one_line
 from scorekit.tables import FORMATS
+
 DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
 PARTIAL_MARK = "*"
@@ -30,28 +29,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
-    p.add_argument(
-        "--config",
-        metavar="FILE",
-        default=DEFAULT_CONFIG,
-        help=f"scoring config: a YAML file, or the name of a shipped one (default: {DEFAULT_CONFIG})",
-    )
-    p.add_argument(
-        "--missing",
-        choices=("partial", "strict"),
-        default="partial",
-        help="partial (default): leave a missing metric out, renormalize the weights and flag every score "
-        "above it as partial; strict: a missing metric leaves its benchmark, category and overall "
-        "without a score",
-    )
+    p.add_argument("--config", metavar="FILE", default=DEFAULT_CONFIG,
+                   help=f"scoring config: a YAML file, or the name of a shipped one (default: {DEFAULT_CONFIG})")
+    p.add_argument("--missing", choices=("partial", "strict"), default="partial",
+                   help="partial (default): leave a missing metric out, renormalize the weights and flag every score "
+                   "above it as partial; strict: a missing metric leaves its benchmark, category and overall without a score")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
-    p.add_argument(
-        "--detail",
-        choices=DETAILS,
-        default="category",
-        help="deepest level shown as columns in table/markdown/csv/html (default: category); "
-        "json always has every level",
-    )
+    p.add_argument("--detail", choices=DETAILS, default="category",
+                   help="deepest level shown as columns in table/markdown/csv/html (default: category); json always has every level")
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     add_allow_code(p)
@@ -60,12 +45,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def add_allow_code(p: argparse.ArgumentParser) -> None:
     """``--allow-code``, for the commands that read a scoring config."""
-    p.add_argument(
-        "--allow-code",
-        action="store_true",
-        help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
-        "without it only installed modules are imported",
-    )
+    p.add_argument("--allow-code", action="store_true",
+                   help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
+                   "without it only installed modules are imported")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,20 +89,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _notes(loaded, scored: list[dict[str, Any]], inputs) -> None:
     from scorekit.aggregate.leaderboard import override_notes
+    from scorekit.io import note
 
-    for line in override_notes(loaded.models.values()):
-        print(one_line(f"scorekit: note: {line}"), file=sys.stderr)
-    for name, lines in inputs.notes.items():
-        for line in lines:
-            print(one_line(f"scorekit: note: {name}: {line}"), file=sys.stderr)
+    note(*override_notes(loaded.models.values()))
+    note(*(f"{name}: {line}" for name, lines in inputs.notes.items() for line in lines))
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"
-            listed = ", ".join(f"{p} ({r})" for p, r in m["missing"].items())
-            print(one_line(f"scorekit: note: {m['model']}: {what}, without {listed}"), file=sys.stderr)
-    summary = loaded.skipped_summary()
-    if summary:
-        print(one_line(f"scorekit: note: {summary}"), file=sys.stderr)
+            note(f"{m['model']}: {what}, without {', '.join(f'{p} ({r})' for p, r in m['missing'].items())}")
+    if summary := loaded.skipped_summary():
+        note(summary)
 
 
 def _columns(config, detail: str) -> list[tuple[str, Any]]:
@@ -141,11 +119,6 @@ def _columns(config, detail: str) -> list[tuple[str, Any]]:
 
 def _node_score(node: dict[str, Any]) -> float | None:
     return node["overall"] if "overall" in node else node["score"]
-
-
-def _node_partial(node: dict[str, Any]) -> bool:
-    missing = node.get("missing")
-    return _node_score(node) is not None and isinstance(missing, dict) and bool(missing)
 
 
 def render(
@@ -174,7 +147,7 @@ def render(
             elif score is None:
                 row.append("-")
             else:
-                mark = PARTIAL_MARK if _node_partial(node) else ""
+                mark = PARTIAL_MARK if isinstance(node.get("missing"), dict) and node["missing"] else ""
                 any_partial = any_partial or bool(mark)
                 row.append(f"{score:.{digits}f}{mark}")
             if node is m:  # the overall score's interval (stderr propagated, threshold.roll_up_stderr)
@@ -185,10 +158,8 @@ def render(
                     row.append("-" if lo is None else f"[{lo:.{digits}f}, {hi:.{digits}f}]")
                 tied = m.get("indistinguishable_from_best")
                 row.append(tied if fmt == "csv" else ("-" if tied is None else ("yes" if tied else "no")))
-        if fmt == "table":  # narrow terminal table: paths only (reasons: stderr notes, json)
-            missing = ", ".join(m["missing"])
-        else:
-            missing = "; ".join(f"{p} ({r})" for p, r in m["missing"].items())
+        # narrow terminal table: paths only (reasons: stderr notes, json)
+        missing = ", ".join(m["missing"]) if fmt == "table" else "; ".join(f"{p} ({r})" for p, r in m["missing"].items())
         row.append(missing if missing or fmt == "csv" else "-")
         rows.append(row)
     text = render_table(header, rows, fmt, digits=digits)

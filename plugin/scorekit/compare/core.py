@@ -56,9 +56,10 @@ values on the shared questions only.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, groupby
 
 import numpy as np
 
@@ -66,7 +67,7 @@ from scorekit.compare.power import interval_mdd, mcnemar_mdd
 from scorekit.metrics.intervals import (bootstrap_interval, holm, inverted_p, mcnemar_interval, mcnemar_p,
                                         paired_bootstrap, spread_bounds, spread_statistic, wilson_interval)
 
-__all__ = ["KINDS", "MetricValues", "Run", "Comparison", "Value", "compare_runs", "paired_rows", "run_labels", "run_values"]
+__all__ = ["KINDS", "MetricValues", "per_question", "Run", "Comparison", "Value", "compare_runs", "paired_rows", "run_labels", "run_values"]
 
 KINDS = ("binary", "mean", "ratio", "range", "std")
 _SHOWN = 5  # question ids named in a note before "and N more"
@@ -93,6 +94,13 @@ class MetricValues:
             self.rows = self.rows[:, None]
         if len(self.ids) != len(self.rows):
             raise ValueError("one row per question id")
+
+
+def per_question(ids: list[str], values: Sequence[float], fingerprints: dict[str, str]) -> MetricValues:
+    """One value per question: ``binary`` when every value is 0 or 1, else ``mean``."""
+    rows = np.asarray(values, dtype=np.float64)
+    kind = "binary" if np.isin(rows, (0.0, 1.0)).all() else "mean"
+    return MetricValues(kind, ids, rows, [fingerprints.get(q, "") for q in ids])
 
 
 @dataclass
@@ -130,10 +138,7 @@ class Comparison:
     p_value_adjusted: float = math.nan
 
     def to_json(self) -> dict:
-        out = {}
-        for key, value in self.__dict__.items():
-            out[key] = None if isinstance(value, float) and math.isnan(value) else value
-        return out
+        return _json(self)
 
 
 @dataclass
@@ -152,7 +157,12 @@ class Value:
     kind: str
 
     def to_json(self) -> dict:
-        return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in self.__dict__.items()}
+        return _json(self)
+
+
+def _json(row: Comparison | Value) -> dict:
+    """The row's fields, nan as None."""
+    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.__dict__.items()}
 
 
 def _value_interval(kind: str, rows: np.ndarray, *, confidence: float, n_boot: int,
@@ -161,9 +171,7 @@ def _value_interval(kind: str, rows: np.ndarray, *, confidence: float, n_boot: i
         lo, hi = wilson_interval(rows[:, 0].sum(), len(rows), confidence)
         return lo, hi, "wilson"
     if kind in ("range", "std"):  # from the columns' Wilson intervals (the bootstrap of a spread undercovers)
-        lows, highs = wilson_interval(rows.sum(axis=0), len(rows), confidence)
-        lo, hi = spread_bounds(kind, lows, highs)
-        return lo, hi, "spread of Wilson intervals"
+        return *_spread_interval(kind, rows, confidence), "spread of Wilson intervals"
     boot = bootstrap_interval(rows, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
     return boot.ci_low, boot.ci_high, "bootstrap"
 
@@ -191,15 +199,11 @@ def run_labels(models: Sequence[str]) -> list[str]:
     >>> run_labels(["m/a", "m/b", "m/a"])
     ['m/a#1', 'm/b', 'm/a#2']
     """
-    counts = {m: models.count(m) for m in models}
-    seen: dict[str, int] = {}
+    seen: Counter[str] = Counter()
     out = []
     for m in models:
-        if counts[m] > 1:
-            seen[m] = seen.get(m, 0) + 1
-            out.append(f"{m}#{seen[m]}")
-        else:
-            out.append(m)
+        seen[m] += 1
+        out.append(f"{m}#{seen[m]}" if models.count(m) > 1 else m)
     return out
 
 
@@ -316,12 +320,13 @@ def _spread_difference_box(kind: str, xa: np.ndarray, xb: np.ndarray, confidence
     intervals); nan below 2 questions."""
     if len(xa) < 2:
         return math.nan, math.nan
-    bounds = []
-    for x in (xa, xb):
-        lows, highs = wilson_interval(x.sum(axis=0), len(x), confidence)
-        bounds.append(spread_bounds(kind, lows, highs))
-    (lo_a, hi_a), (lo_b, hi_b) = bounds
+    (lo_a, hi_a), (lo_b, hi_b) = _spread_interval(kind, xa, confidence), _spread_interval(kind, xb, confidence)
     return lo_a - hi_b, hi_a - lo_b
+
+
+def _spread_interval(kind: str, rows: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The smallest and largest spread of the columns' accuracies inside their Wilson intervals."""
+    return spread_bounds(kind, *wilson_interval(rows.sum(axis=0), len(rows), confidence))
 
 
 def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int = 2000,
@@ -362,11 +367,9 @@ def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int =
                     out.append(c)
     order = {label: i for i, label in enumerate(labels)}
     out.sort(key=lambda c: (c.task, c.metric, order[c.a], order[c.b]))
-    if len(runs) > 2:
-        families: dict[tuple[str, str], list[Comparison]] = {}
-        for c in out:
-            families.setdefault((c.task, c.metric), []).append(c)
-        for family in families.values():
+    if len(runs) > 2:  # Holm per task and metric: the rows are sorted by them
+        for _, group in groupby(out, key=lambda c: (c.task, c.metric)):
+            family = list(group)
             for c, adjusted in zip(family, holm([c.p_value_raw for c in family])):
                 c.p_value = adjusted
     for c, adjusted in zip(out, holm([c.p_value_raw for c in out])):

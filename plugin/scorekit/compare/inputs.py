@@ -34,19 +34,10 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.compare.core import MetricValues
+from scorekit.compare.core import MetricValues, Run, per_question, run_labels
 from scorekit.errors import ScorekitError
 
-__all__ = ["read_run"]
-
-
-def _files(path: Path) -> tuple[list[Path], list[str]]:
-    """The regular files under ``path`` and the notes on what the walk left out
-    (:func:`scorekit.harness_outputs.walk`: the rules every command reads by)."""
-    from scorekit.harness_outputs import walk
-
-    found = walk([path])
-    return [Path(f) for f in found.files], found.notes()
+__all__ = ["read_run", "read_runs"]
 
 
 class _Table:
@@ -55,43 +46,38 @@ class _Table:
     def __init__(self) -> None:
         self.values: dict[str, dict[str, float]] = defaultdict(dict)  # metric -> id -> value
         self.fingerprint: dict[str, str] = {}
-        self.skipped: set[str] = set()
+        self.odd: dict[str, int] = defaultdict(int)  # metric -> per-sample values that are not numbers
+        self.missing: dict[str, list[str]] = defaultdict(list)  # metric -> ids with a null or NaN value
 
-    def metrics(self) -> dict[str, MetricValues]:
-        out = {}
-        for metric, by_id in self.values.items():
-            if metric in self.skipped:
-                continue
-            ids = list(by_id)
-            rows = np.fromiter(by_id.values(), dtype=np.float64, count=len(ids))
-            kind = "binary" if np.isin(rows, (0.0, 1.0)).all() else "mean"
-            out[metric] = MetricValues(kind, ids, rows, [self.fingerprint.get(q, "") for q in ids])
+    def add(self, key: str, qid: str, raw: Any) -> bool:
+        """Keep one question's value; False (counted for the notes) when it is missing or not a
+        number (a null or NaN: that question has no value of the metric, not a corpus-level metric)."""
+        if raw is None or (isinstance(raw, float) and math.isnan(raw)):
+            self.missing[key].append(qid)
+        elif isinstance(raw, (int, float)) and math.isfinite(raw):
+            self.values[key][qid] = float(raw)
+            return True
+        else:
+            self.odd[key] += 1
+        return False
+
+    def notes(self, task: str, odd_why: str) -> list[str]:
+        out = [f"{task} {key}: {n} per-sample value(s) are not numbers{odd_why}; not compared" for key, n in self.odd.items()]
+        for key, ids in self.missing.items():
+            if key not in self.odd:
+                shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+                out.append(f"{task} {key}: {len(ids)} question(s) with a null or NaN value, left out of this "
+                           f"metric only: {shown}")
         return out
 
-
-def _missing(value: Any) -> bool:
-    """A null or NaN value: that question has no value of the metric (not a corpus-level metric)."""
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def _missing_note(task: str, key: str, ids: list[str]) -> str:
-    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-    return f"{task} {key}: {len(ids)} question(s) with a null or NaN value, left out of this metric only: {shown}"
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value) if math.isfinite(float(value)) else None
-    return None
+    def metrics(self) -> dict[str, MetricValues]:
+        return {metric: per_question(list(by_id), list(by_id.values()), self.fingerprint)
+                for metric, by_id in self.values.items() if metric not in self.odd}
 
 
 def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
     from scorekit.harness_outputs import iter_samples
 
-    odd: dict[str, int] = defaultdict(int)
-    missing: dict[str, list[str]] = defaultdict(list)
     for lineno, row in iter_samples(path):
         if "doc_id" not in row:
             raise ScorekitError("samples row lacks doc_id", path=path, where=f"line {lineno}")
@@ -105,20 +91,10 @@ def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str
             table.fingerprint[qid] = row["doc_hash"]
         for name in names:
             key = f"{name},{filt}"
-            if _missing(row.get(name)):
-                missing[key].append(qid)
-                continue
-            value = _number(row.get(name))
-            if value is None:
-                odd[key] += 1
-                table.skipped.add(key)
-                continue
-            if qid in table.values[key]:
+            before = len(table.values.get(key, ()))
+            if table.add(key, qid, row.get(name)) and len(table.values[key]) == before:
                 raise ScorekitError(f"doc_id {qid} appears twice for filter {filt!r}", path=path, where=f"line {lineno}")
-            table.values[key][qid] = value
-    for key, n in odd.items():
-        notes.append(f"{task} {key}: {n} per-sample value(s) are not numbers (a corpus-level or list metric); not compared")
-    notes.extend(_missing_note(task, key, ids) for key, ids in missing.items() if key not in table.skipped)
+    notes.extend(table.notes(task, " (a corpus-level or list metric)"))
 
 
 def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: str) -> None:
@@ -132,25 +108,13 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
     if any(not q for q in ids) or len(set(ids)) != len(ids):
         notes.append(f"{task}: documents without unique ids; questions paired by row number")
         ids = [str(i) for i in range(len(rows))]
-    odd: dict[str, int] = defaultdict(int)
-    missing: dict[str, list[str]] = defaultdict(list)
     for qid, r in zip(ids, rows):
         query = (r.get("doc") or {}).get("query")
         if isinstance(query, str):
             table.fingerprint[qid] = hashlib.sha256(query.encode()).hexdigest()
         for key, raw in (r.get("metric") or {}).items():
-            if _missing(raw):
-                missing[key].append(qid)
-                continue
-            value = _number(raw)
-            if value is None:
-                odd[key] += 1
-                table.skipped.add(key)
-                continue
-            table.values[key][qid] = value
-    for key, n in odd.items():
-        notes.append(f"{task} {key}: {n} per-sample value(s) are not numbers; not compared")
-    notes.extend(_missing_note(task, key, ids) for key, ids in missing.items() if key not in table.skipped)
+            table.add(key, qid, raw)
+    notes.extend(table.notes(task, ""))
 
 
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
@@ -191,12 +155,13 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model, run_time, samples_name
+    from scorekit.harness_outputs import details_model, run_time, samples_name, walk
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
 
     root = Path(path)
-    files, notes = _files(root)
+    found = walk([root])  # the rules every command reads by; its notes say what it left out
+    files, notes = [Path(f) for f in found.files], found.notes()
     newest: dict[str, tuple[float, Path, str]] = {}  # task -> (run time, file, harness)
     models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
     score_found = False
@@ -238,20 +203,15 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                                     "nor an Inspect .eval/.json log", path=f)
             continue
         models[model].add(key)
-        old = newest.get(key)
+        new, old = (when, f, harness), newest.get(key)
         if old is not None:  # the newest wins; a tie goes to the later path
-            kept, dropped = (old, (when, f, harness)) if (old[0], old[1]) > (when, f) else ((when, f, harness), old)
-            notes.append(f"{key}: several samples files; the newest ({kept[1].name}) is used, {dropped[1]} is not")
-            newest[key] = kept
-        else:
-            newest[key] = (when, f, harness)
+            new, dropped = (old, new) if old[:2] > new[:2] else (new, old)
+            notes.append(f"{key}: several samples files; the newest ({new[1].name}) is used, {dropped[1]} is not")
+        newest[key] = new
     tasks: dict[str, dict[str, MetricValues]] = {}
     for key, (_, f, harness) in sorted(newest.items()):
         table = _Table()
-        if harness == "lm-eval":
-            _read_lm_eval_samples(f, table, notes, key)
-        else:
-            _read_lighteval_details(f, table, notes, key)
+        (_read_lm_eval_samples if harness == "lm-eval" else _read_lighteval_details)(f, table, notes, key)
         tasks[key] = table.metrics()
     if inspect_files:  # Inspect adapter: the same per-question tables, from scorekit.inspect_logs
         from scorekit.inspect_logs import read_inspect_logs
@@ -283,3 +243,10 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
         shown = ", ".join(sorted(models))
         raise ScorekitError(f"holds runs of {len(models)} models ({shown}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
+
+
+def read_runs(paths: list[str]) -> list[Run]:
+    """The run of each path (:func:`read_run`), labelled by its model (:func:`~scorekit.compare.core.run_labels`)."""
+    read = [read_run(path) for path in paths]
+    labels = run_labels([model for model, _, _ in read])
+    return [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]

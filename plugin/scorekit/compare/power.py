@@ -96,17 +96,13 @@ def mcnemar_sample_size(delta: float, discordance: float, alpha: float = 0.05,
     searched downward and upward from Connor's approximation."""
     n_c = connor_sample_size(delta, discordance, alpha, power)
     n = max(1, math.ceil(n_c))
-    if mcnemar_power(n, delta, discordance, alpha) >= power:
-        while n > 1 and mcnemar_power(n - 1, delta, discordance, alpha) >= power:
-            n -= 1
-    else:
-        step = max(1, n // 50)
-        while mcnemar_power(n, delta, discordance, alpha) < power:
-            n += step
-            if n > _MAX_QUESTIONS:
-                raise ValueError("more than 10,000,000 questions would be needed")
-        while n > 1 and mcnemar_power(n - 1, delta, discordance, alpha) >= power:
-            n -= 1
+    step = max(1, n // 50)
+    while mcnemar_power(n, delta, discordance, alpha) < power:
+        n += step
+        if n > _MAX_QUESTIONS:
+            raise ValueError("more than 10,000,000 questions would be needed")
+    while n > 1 and mcnemar_power(n - 1, delta, discordance, alpha) >= power:
+        n -= 1
     return n, mcnemar_power(n, delta, discordance, alpha), n_c
 
 

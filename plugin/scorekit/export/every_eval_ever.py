@@ -55,13 +55,13 @@ import numpy as np
 
 from scorekit.compare.core import MetricValues, Value
 from scorekit.export.sources import TaskFacts, facts_for
+from scorekit.io import finite_number
 from scorekit.metrics.intervals import z_value
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA_COMMIT", "build_document", "document_uuid"]
 
 SCHEMA_VERSION = "0.3.0"
 SCHEMA_COMMIT = "9bce4136e789ec006c62582f5f9d107d20f8b398"
-_UNIT = {"lm-eval": "lm_eval", "lighteval": "lighteval", "inspect": "inspect_ai"}
 _BOUNDED = {"acc", "acc_norm", "exact_match", "em", "f1", "mc1", "mc2", "accuracy", "pem", "qem", "pqem",
             "prompt_level_strict_acc", "prompt_level_loose_acc", "inst_level_strict_acc", "inst_level_loose_acc",
             "non_greedy_accuracy", "non_greedy_macro_accuracy"}
@@ -72,10 +72,6 @@ _INTERVAL = {"wilson": "Wilson score interval over questions",
 _ROBUSTNESS = {"binary": "accuracy of one prompt variant or answer position", "ratio": "consistency rate",
                "range": "accuracy spread across variants (max - min)", "std": "accuracy spread across variants (std)",
                "mean": "accuracy averaged over sampled answers"}
-
-
-def _finite(x: Any) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(float(x)) else None
 
 
 def _base(metric: str) -> str:
@@ -90,12 +86,9 @@ def _pass_k(metric: str) -> int | None:
 def _metric_config(task: str, metric: str, kind: str | None, facts: TaskFacts | None, robust: bool) -> dict:
     library = "scorekit" if robust else (facts.library if facts else "scorekit")
     k = _pass_k(metric)
-    cfg: dict[str, Any] = {"metric_name": metric}
+    cfg: dict[str, Any] = {"metric_name": metric, "metric_id": f"{library}.{_base(metric)}" if k is None else "pass_at_k"}
     if k is not None:
-        cfg["metric_id"] = "pass_at_k"
         cfg["metric_parameters"] = {"k": k}
-    else:
-        cfg["metric_id"] = f"{library}.{_base(metric)}"
     details: dict[str, str] = {}
     hib = facts.higher_is_better.get(_base(metric)) if facts else None
     if robust and kind in ("range", "std"):
@@ -134,7 +127,7 @@ def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, fac
         unc["standard_deviation"] = sd
         unc["standard_error"] = {"value": sd / math.sqrt(value.n),
                                  "method": "analytic: standard deviation of the per-question values (n - 1) / sqrt(n)"}
-    lo, hi = _finite(value.ci_low), _finite(value.ci_high)
+    lo, hi = finite_number(value.ci_low), finite_number(value.ci_high)
     if lo is not None and hi is not None:
         unc["confidence_interval"] = {"lower": lo, "upper": hi, "confidence_level": confidence,
                                       "method": _INTERVAL.get(value.method, value.method)}
@@ -151,12 +144,8 @@ def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, fac
         if facts.reducer is None and not math.isclose(reported[0], value.value, rel_tol=1e-9, abs_tol=1e-12):
             notes.append(f"{task} {metric}: scorekit's value {value.value!r} differs from the harness's {reported[0]!r} "
                          "(the document holds scorekit's; details.harness_value the harness's)")
-    out = {"evaluation_result_id": f"{task}/{metric}", "evaluation_name": task,
-           "source_data": _source_data(task, facts), "metric_config": _metric_config(task, metric, value.kind, facts, robust),
-           "score_details": {"score": float(value.value), "details": details, "uncertainty": unc}}
-    if facts and facts.timestamp is not None:
-        out["evaluation_timestamp"] = _iso(facts.timestamp)
-    return out
+    return _result(task, facts, _metric_config(task, metric, value.kind, facts, robust),
+                   {"score": float(value.value), "details": details, "uncertainty": unc})
 
 
 def _reported_result(task: str, metric: str, score: float, stderr: float | None, facts: TaskFacts,
@@ -172,12 +161,13 @@ def _reported_result(task: str, metric: str, score: float, stderr: float | None,
         unc["standard_error"] = {"value": stderr, "method": f"reported by {facts.library}"}
         unc["confidence_interval"] = {"lower": lo, "upper": hi, "confidence_level": confidence, "method": method}
     details = {"scorekit_kind": "harness aggregate (no per-question values)"}
-    out = {"evaluation_result_id": f"{task}/{metric}", "evaluation_name": task,
-           "source_data": _source_data(task, facts), "metric_config": config,
-           "score_details": {"score": score, "details": details}}
-    if unc:
-        out["score_details"]["uncertainty"] = unc
-    if facts.timestamp is not None:
+    return _result(task, facts, config, {"score": score, "details": details, **({"uncertainty": unc} if unc else {})})
+
+
+def _result(task: str, facts: TaskFacts | None, config: dict, score_details: dict) -> dict:
+    out = {"evaluation_result_id": f"{task}/{config['metric_name']}", "evaluation_name": task,
+           "source_data": _source_data(task, facts), "metric_config": config, "score_details": score_details}
+    if facts and facts.timestamp is not None:
         out["evaluation_timestamp"] = _iso(facts.timestamp)
     return out
 
@@ -204,8 +194,7 @@ def document_uuid(evaluation_id: str) -> str:
 
 def build_document(*, model: str, run_name: str, tasks: dict[str, dict[str, MetricValues]], values: Sequence[Value],
                    facts: dict[str, TaskFacts], notes: list[str], source_files: Sequence[str], confidence: float,
-                   n_boot: int,
-                   organization: str, relationship: str, retrieved: float, scorekit_version: str) -> dict:
+                   n_boot: int, organization: str, relationship: str, retrieved: float, scorekit_version: str) -> dict:
     """The every_eval_ever document of one run (mapping in the module docstring). ``notes`` is
     extended with what the mapping noticed, then written into the document."""
     by_key = {(v.task, v.metric): v for v in values}

@@ -19,12 +19,12 @@ When a task is in several results files, the newest (by the time in the name) is
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.io import finite_number
 
 __all__ = ["TaskFacts", "collect_facts"]
 
@@ -46,12 +46,6 @@ class TaskFacts:
     reducer: str | None = None  # Inspect's epoch reducer when not the mean
 
 
-def _number(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None
-    return float(x) if math.isfinite(float(x)) else None
-
-
 def _lm_eval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
     from scorekit.harness_outputs import ungrouped
 
@@ -68,10 +62,10 @@ def _lm_eval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
             base, sep, filt = name.partition(",")
             if base.endswith("_stderr") or name in ("alias", "name", "samples", "sample_len", "sample_count"):
                 continue
-            v = _number(value)
+            v = finite_number(value)
             if v is None:
                 continue
-            reported[name] = (v, _number(metrics.get(f"{base}_stderr{sep}{filt}")))
+            reported[name] = (v, finite_number(metrics.get(f"{base}_stderr{sep}{filt}")))
         hib = hib_all.get(key) if isinstance(hib_all.get(key), dict) else {}
         cfg = configs.get(key) if isinstance(configs.get(key), dict) else {}
         repo = cfg.get("dataset_path")
@@ -89,20 +83,17 @@ def _lighteval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
     for key, metrics in data["results"].items():
         if key == "all" or not isinstance(metrics, dict):
             continue
-        reported = {name: (v, _number(metrics.get(f"{name}_stderr"))) for name, value in metrics.items()
-                    if not name.endswith("_stderr") and (v := _number(value)) is not None}
+        reported = {name: (v, finite_number(metrics.get(f"{name}_stderr"))) for name, value in metrics.items()
+                    if not name.endswith("_stderr") and (v := finite_number(value)) is not None}
         cfg = configs.get(key) if isinstance(configs.get(key), dict) else {}
-        hib = {}
-        for m in cfg.get("metrics") or []:
-            if isinstance(m, dict) and isinstance(m.get("metric_name"), str) and isinstance(m.get("higher_is_better"), bool):
-                hib[m["metric_name"]] = m["higher_is_better"]
+        hib = {m["metric_name"]: m["higher_is_better"] for m in cfg.get("metrics") or []
+               if isinstance(m, dict) and isinstance(m.get("metric_name"), str) and isinstance(m.get("higher_is_better"), bool)}
         repo = cfg.get("hf_repo")
         splits = cfg.get("evaluation_splits")
-        out[key] = TaskFacts(
-            "lighteval", "lighteval", "unknown", ts, path, reported, hib,
-            repo if isinstance(repo, str) and repo and not repo.startswith("/") else None,
-            splits[0] if isinstance(splits, list) and splits and isinstance(splits[0], str) else None,
-            cfg.get("name") if isinstance(cfg.get("name"), str) else None)
+        out[key] = TaskFacts("lighteval", "lighteval", "unknown", ts, path, reported, hib,
+                             repo if isinstance(repo, str) and repo and not repo.startswith("/") else None,
+                             splits[0] if isinstance(splits, list) and splits and isinstance(splits[0], str) else None,
+                             cfg.get("name") if isinstance(cfg.get("name"), str) else None)
     return out
 
 

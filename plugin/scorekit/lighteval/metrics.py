@@ -34,6 +34,7 @@ questions), for which lighteval computes no bootstrap of its own.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -54,43 +55,15 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit import metrics as M
 from scorekit.lighteval.sampling import sample_when_asked
-from scorekit.metric_specs import column, spec, tau_label
+from scorekit.metric_specs import SPECS, column, spec, tau_label
 
-__all__ = [
-    "NamedSampleLevelMetric",
-    "GoldMatch",
-    "loose_text",
-    "UnmatchedAudit",
-    "CheckedMean",
-    "StrippedText",
-    "ConsistencyPreparator",
-    "ConsistencyRateCorpus",
-    "consistency_rate_metric",
-    "PassAtK",
-    "pass_at_k_metric",
-    "GPassAtK",
-    "g_pass_at_k_metric",
-    "mg_pass_at_k_metric",
-    "AvgAtK",
-    "avg_at_k_metric",
-    "MajAtK",
-    "maj_at_k_metric",
-    "LogprobValue",
-    "normalized_mc_probability_metric",
-    "gold_probability_metric",
-    "loglikelihood_accuracy_metric",
-    "RecallAtK",
-    "recall_at_k_metric",
-    "mrr_metric",
-    "StringMetric",
-    "exact_match_metric",
-    "bow_f1_metric",
-    "edit_similarity_metric",
-    "Extractiveness",
-    "extractiveness_metric",
-    "tau_label",
-    "FACTORIES",
-]
+__all__ = ["NamedSampleLevelMetric", "GoldMatch", "loose_text", "UnmatchedAudit", "CheckedMean", "StrippedText",
+           "ConsistencyPreparator", "ConsistencyRateCorpus", "consistency_rate_metric", "PassAtK",
+           "pass_at_k_metric", "GPassAtK", "g_pass_at_k_metric", "mg_pass_at_k_metric", "AvgAtK", "avg_at_k_metric",
+           "MajAtK", "maj_at_k_metric", "LogprobValue", "normalized_mc_probability_metric",
+           "gold_probability_metric", "loglikelihood_accuracy_metric", "RecallAtK", "recall_at_k_metric",
+           "mrr_metric", "StringMetric", "exact_match_metric", "bow_f1_metric", "edit_similarity_metric",
+           "Extractiveness", "extractiveness_metric", "tau_label", "FACTORIES"]
 
 logger = logging.getLogger(__name__)
 sample_when_asked()  # sampling metrics get samples whatever the model's generation defaults
@@ -183,8 +156,7 @@ class ConsistencyPreparator(Preparator):
 
     def __init__(self, name: str = "consistency_rate", group_field: str | None = "question_id",
                  extract: Callable[[Doc, str], Any] | None = None):
-        self.name = name
-        self.group_field = group_field
+        self.name, self.group_field = name, group_field
         self.extract = extract if extract is not None else StrippedText()
 
     def prepare(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict:
@@ -197,9 +169,7 @@ class ConsistencyPreparator(Preparator):
         else:
             specific = doc.specific or {}
             if self.group_field not in specific:
-                raise ValueError(
-                    f"{_where(doc)}: doc.specific has no {self.group_field!r} to group answers by question"
-                )
+                raise ValueError(f"{_where(doc)}: doc.specific has no {self.group_field!r} to group answers by question")
             group = str(specific[self.group_field])
             answers = [self.extract(doc, texts[0])]
         return {self.name: {"group": group, "answers": answers}}
@@ -380,7 +350,8 @@ class _OneK(_Sampled):
     spec_name = ""
     first_k = False
 
-    def __init__(self, k: int, n: int | None, scorer: Callable[[Doc, str], float] | None, prefix: str | None):
+    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
+                 prefix: str | None = None):
         super().__init__(k if self.first_k else n, scorer, k)
         self.k = k
         self.prefix = prefix
@@ -404,10 +375,6 @@ class PassAtK(_OneK):
     """pass@k of one doc: :func:`scorekit.metrics.pass_at_k` (n generations, c correct). k > n raises."""
 
     spec_name = "pass_at_k"
-
-    def __init__(self, k: int, n: int | None = None, scorer: Callable[[Doc, str], float] | None = None,
-                 prefix: str | None = None):
-        super().__init__(k, n, scorer, prefix)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         n, c = self._correct(doc, model_response)
@@ -590,10 +557,16 @@ def _suffix(normalization: LogProbNormalization | None) -> str:
     return f"_{normalization.name}" if normalization is not None else ""
 
 
-def _logprob_metric(name: str, normalization: LogProbNormalization | None) -> SampleLevelMetric:
-    return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
-                             category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
-                             corpus_level_fn=np.mean)
+def _logprob_factory(name: str, doc: str) -> Callable[..., SampleLevelMetric]:
+    """``<name>_metric(normalization=None)``: the :class:`LogprobValue` of spec ``name``, averaged over docs."""
+    def factory(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+        return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
+                                 category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
+                                 corpus_level_fn=np.mean)
+
+    factory.__name__ = factory.__qualname__ = f"{name}_metric"
+    factory.__doc__ = doc
+    return factory
 
 
 class LogprobValue(_LogprobMetric):
@@ -612,21 +585,6 @@ class LogprobValue(_LogprobMetric):
 
     def __str__(self) -> str:
         return f"LogprobValue({self.name!r}, normalization={self.normalization})"
-
-
-def normalized_mc_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``normalized_mc_probability``, computed without underflow (lighteval's own is ``normalized_mc_prob``)."""
-    return _logprob_metric("normalized_mc_probability", normalization)
-
-
-def gold_probability_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``gold_probability``: unnormalized probability of the best gold choice."""
-    return _logprob_metric("gold_probability", normalization)
-
-
-def loglikelihood_accuracy_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``loglikelihood_accuracy`` (suffixed with the normalization name, as lighteval)."""
-    return _logprob_metric("loglikelihood_accuracy", normalization)
 
 
 class RecallAtK(_LogprobMetric):
@@ -652,9 +610,14 @@ def recall_at_k_metric(k: int, normalization: LogProbNormalization | None = None
     return _named("recall_at_k", RecallAtK(k, normalization), SamplingMethod.LOGPROBS)
 
 
-def mrr_metric(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-    """``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks the gold lower)."""
-    return _logprob_metric("mrr", normalization)
+normalized_mc_probability_metric = _logprob_factory("normalized_mc_probability", "``normalized_mc_probability``, computed "
+                                                    "without underflow (lighteval's own is ``normalized_mc_prob``).")
+gold_probability_metric = _logprob_factory("gold_probability",
+                                           "``gold_probability``: unnormalized probability of the best gold choice.")
+loglikelihood_accuracy_metric = _logprob_factory("loglikelihood_accuracy", "``loglikelihood_accuracy`` (suffixed with the "
+                                                 "normalization name, as lighteval).")
+mrr_metric = _logprob_factory("mrr", "``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks "
+                              "the gold lower).")
 
 
 # --------------------------------------------------------------------------------------------
@@ -745,22 +708,8 @@ def extractiveness_metric(source_field: str = "text", prefix: str | None = None)
                                      corpus_level_fn=dict.fromkeys(names, np.mean))
 
 
-# Spec name (scorekit.metric_specs) -> the factory that builds it here.
+# Spec name (scorekit.metric_specs) -> the factory that builds it here: ``<name>_metric``, and
+# exact_match_metric's modes for exact_match_prefix / exact_match_suffix.
 FACTORIES: dict[str, Callable[..., Any]] = {
-    "pass_at_k": pass_at_k_metric,
-    "g_pass_at_k": g_pass_at_k_metric,
-    "mg_pass_at_k": mg_pass_at_k_metric,
-    "avg_at_k": avg_at_k_metric,
-    "maj_at_k": maj_at_k_metric,
-    "exact_match_prefix": lambda **kw: exact_match_metric("prefix", **kw),
-    "exact_match_suffix": lambda **kw: exact_match_metric("suffix", **kw),
-    "bow_f1": bow_f1_metric,
-    "edit_similarity": edit_similarity_metric,
-    "extractiveness": extractiveness_metric,
-    "normalized_mc_probability": normalized_mc_probability_metric,
-    "gold_probability": gold_probability_metric,
-    "loglikelihood_accuracy": loglikelihood_accuracy_metric,
-    "recall_at_k": recall_at_k_metric,
-    "mrr": mrr_metric,
-    "consistency_rate": consistency_rate_metric,
-}
+    s.name: globals().get(f"{s.name}_metric") or functools.partial(exact_match_metric, s.name.removeprefix("exact_match_"))
+    for s in SPECS}

@@ -38,21 +38,15 @@ from scorekit.io import read_bytes, write_bytes_atomic
 logger = logging.getLogger(__name__)
 
 TINY_BENCHMARKS_MODULE = "lighteval.tasks.tasks.tiny_benchmarks"
-TINY_BENCHMARKS_URL = (
-    "https://raw.githubusercontent.com/felipemaiapolo/tinyBenchmarks/main/tinyBenchmarks/tinyBenchmarks.pkl"
-)
+TINY_BENCHMARKS_URL = "https://raw.githubusercontent.com/felipemaiapolo/tinyBenchmarks/main/tinyBenchmarks/tinyBenchmarks.pkl"
 PKL_NAME = "tinyBenchmarks.pkl"
 
 # Fixed bytes, so remove_placeholder() can recognise its own file and never deletes a real one.
-PLACEHOLDER_BYTES = pickle.dumps(
-    {
-        "scorekit_placeholder": True,
-        "note": "Written by `scorekit lighteval-offline --install` so that lighteval can build its task "
-        "registry offline. Not the tinyBenchmarks IRT data; remove with "
-        "`scorekit lighteval-offline --remove`.",
-    },
-    protocol=4,
-)
+PLACEHOLDER_BYTES = pickle.dumps({
+    "scorekit_placeholder": True,
+    "note": "Written by `scorekit lighteval-offline --install` so that lighteval can build its task registry offline. "
+            "Not the tinyBenchmarks IRT data; remove with `scorekit lighteval-offline --remove`.",
+}, protocol=4)
 
 
 def tiny_benchmarks_pkl_path() -> Path:
@@ -65,16 +59,9 @@ def tiny_benchmarks_pkl_path() -> Path:
     except ModuleNotFoundError:
         spec = None
     if spec is None or spec.origin is None:
-        raise ScorekitError(
-            f"cannot find {TINY_BENCHMARKS_MODULE}: is lighteval 0.13 installed? "
-            'Install it with: pip install "scorekit[lighteval]"'
-        )
+        raise ScorekitError(f"cannot find {TINY_BENCHMARKS_MODULE}: is lighteval 0.13 installed? "
+                            'Install it with: pip install "scorekit[lighteval]"')
     return Path(spec.origin).resolve().parent / PKL_NAME
-
-
-def needs_download() -> bool:
-    """True when importing lighteval's task registry would try to reach the network."""
-    return TINY_BENCHMARKS_MODULE not in sys.modules and not tiny_benchmarks_pkl_path().is_file()
 
 
 def prepare_offline() -> bool:
@@ -84,7 +71,7 @@ def prepare_offline() -> bool:
     module was already imported, or the pickle file exists). Call it before lighteval builds
     its ``Registry`` (``python -m scorekit.lighteval`` does). Writes no file anywhere.
     """
-    if not needs_download():
+    if TINY_BENCHMARKS_MODULE in sys.modules or tiny_benchmarks_pkl_path().is_file():  # no download would happen
         return False
     import requests
 
@@ -108,11 +95,8 @@ def prepare_offline() -> bool:
     finally:
         requests.get = original_get
     if intercepted:
-        logger.warning(
-            "scorekit: skipped lighteval's import-time download of %s (offline-safe; only the "
-            "tiny_* built-in tasks would use it)",
-            PKL_NAME,
-        )
+        logger.warning("scorekit: skipped lighteval's import-time download of %s (offline-safe; only the "
+                       "tiny_* built-in tasks would use it)", PKL_NAME)
     return bool(intercepted)
 
 
@@ -163,8 +147,7 @@ def install_placeholder(path: Path | None = None, *, source: str | os.PathLike[s
     path = tiny_benchmarks_pkl_path() if path is None else Path(path)
     if os.path.lexists(path):
         what = {"placeholder": "scorekit's placeholder", "present": "a file that is not scorekit's placeholder"}.get(
-            placeholder_status(path), "a folder" if path.is_dir() else "something that is not a file"
-        )
+            placeholder_status(path), "a folder" if path.is_dir() else "something that is not a file")
         raise ScorekitError(f"already exists ({what}); nothing written", path=path)
     # the source is read first, so that a problem with it is said of it, not of the destination
     data = PLACEHOLDER_BYTES if source is None else read_bytes(source, expected="a tinyBenchmarks.pkl file")
@@ -173,11 +156,8 @@ def install_placeholder(path: Path | None = None, *, source: str | os.PathLike[s
     except ScorekitError as exc:
         if "Permission denied" not in str(exc):
             raise
-        raise ScorekitError(
-            "permission denied; run with the rights of the Python environment's owner, or use "
-            "`python -m scorekit.lighteval ...`, which needs no file",
-            path=path,
-        ) from None
+        raise ScorekitError("permission denied; run with the rights of the Python environment's owner, or use "
+                            "`python -m scorekit.lighteval ...`, which needs no file", path=path) from None
     return path
 
 
@@ -188,9 +168,9 @@ def remove_placeholder(path: Path | None = None) -> bool:
     """
     path = tiny_benchmarks_pkl_path() if path is None else Path(path)
     status = placeholder_status(path)
-    if status == "missing" and os.path.lexists(path):
-        raise ScorekitError("is not a file (so not scorekit's placeholder); left in place", path=path)
     if status == "missing":
+        if os.path.lexists(path):
+            raise ScorekitError("is not a file (so not scorekit's placeholder); left in place", path=path)
         return False
     if status != "placeholder":
         raise ScorekitError("is not scorekit's placeholder; left in place", path=path)

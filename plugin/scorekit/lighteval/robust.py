@@ -59,6 +59,8 @@ with several evaluation splits (the question id is the row index).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 import string
 from pathlib import Path
 from collections.abc import Mapping, Sequence
@@ -125,13 +127,6 @@ def task_kind(config: LightevalTaskConfig) -> str:
 OptionsPath = tuple[str, ...]  # a row field, or a field inside a dict field (``("choices", "text")``)
 
 
-def _get(row: Mapping[str, Any], path: OptionsPath) -> Any:
-    value: Any = row
-    for key in path:
-        value = value[key]
-    return value
-
-
 def _with(row: Mapping[str, Any], path: OptionsPath, value: Any) -> dict[str, Any]:
     """A copy of ``row`` with the field at ``path`` replaced (dicts on the way copied)."""
     if len(path) == 1:
@@ -173,7 +168,7 @@ def _moved_prompt(inner: Any, line: Mapping[str, Any], doc: Doc, order: Sequence
     path = _options_field(line, doc.query, doc.choices)
     if path is None:
         raise ValueError(f"{where}: {NOT_SHOWN}")
-    options = list(_get(line, path))
+    options = list(functools.reduce(operator.getitem, path, line))
     shown = inner(_with(line, path, [options[i] for i in order]), task_name)
     if shown is None or (shown.query == doc.query and list(order) != sorted(order)):
         raise ValueError(f"{where}: permuting field {'.'.join(path)!r} does not change the prompt")
@@ -401,12 +396,10 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
         if n > len(LETTERS):
             raise ScorekitError(f"{n} choices; option order names positions A-Z", where=where)
         variants = [(v, n, None) for v in range(n)]
-        samples = 1
     elif family == "prompt":
         if len(templates) < 2:
             raise ScorekitError("the prompt family needs at least two templates", where=where)
         variants = [(t, len(templates), tpl) for t, tpl in enumerate(templates)]
-        samples = 1
     else:
         if kind != "generative":
             raise ScorekitError("non-greedy sampling needs a generative task (log-likelihoods are deterministic)",
@@ -414,15 +407,15 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
         if samples < 2:
             raise ScorekitError(f"non-greedy needs at least 2 samples, got {samples}", where=where)
         variants = [(0, samples, None)]
+    samples = samples if family == "non_greedy" else 1
     out = []
     for v, n_var, tpl in variants:
         name = robust_name(family, config.name, v if family != "non_greedy" else None)
         prompt = RobustPrompt(config.prompt_function, config.name, family, v, n_var, permutations=permutations,
                               template=tpl, samples=samples)
-        out.append(dataclasses.replace(
-            config, name=name, prompt_function=prompt,
-            metrics=[*config.metrics, _metric(family, kind, samples, judge)],
-            num_fewshots=0, original_num_docs=-1, effective_num_docs=-1))
+        out.append(dataclasses.replace(config, name=name, prompt_function=prompt,
+                                       metrics=[*config.metrics, _metric(family, kind, samples, judge)],
+                                       num_fewshots=0, original_num_docs=-1, effective_num_docs=-1))
     return out
 
 
@@ -486,11 +479,8 @@ def write_module(out_dir: str, tasks: Sequence[str], families: Sequence[str], *,
         custom_tasks = str(Path(custom_tasks).resolve())
     configs = robust_tasks(tasks, families, custom_tasks=custom_tasks, permutations=permutations,
                            templates=templates, samples=samples)
-    n_choices: dict[str, int] = {}
-    for c in configs:
-        prompt = c.prompt_function
-        if prompt.family == "option_order":
-            n_choices[prompt.task] = max(n_choices.get(prompt.task, 0), prompt.variant + 1)
+    n_choices = {c.prompt_function.task: c.prompt_function.n_variants for c in configs  # every position's task has n
+                 if c.prompt_function.family == "option_order"}
     text = render_module(list(dict.fromkeys(tasks)), list(dict.fromkeys(families)), custom_tasks=custom_tasks,
                          permutations=permutations, templates=templates, samples=samples, n_choices=n_choices)
     out = Path(out_dir)

@@ -43,12 +43,7 @@ def score_task_keys() -> Iterator[tuple[str, str, str, int]]:
     for benchmark, bench in BENCHMARKS.items():
         for family in bench.families:
             for subset in bench.subset_keys:
-                if family == "prompt":
-                    n = N_PROMPT_TEMPLATES
-                elif family == "option_order":
-                    n = bench.n_options(subset)
-                else:
-                    n = 1
+                n = N_PROMPT_TEMPLATES if family == "prompt" else bench.n_options(subset) if family == "option_order" else 1
                 for variant in range(n):
                     yield benchmark, family, subset, variant
 
@@ -88,10 +83,6 @@ def command_tasks(command: Any, argv: Sequence[str]) -> tuple[str, list[str], st
     return name, [n for n in names if n], ctx.params.get("custom_tasks")
 
 
-def _is_score_module(custom_tasks: str) -> bool:
-    return custom_tasks == SCORE_MODULE or os.path.basename(custom_tasks) == SCORE_FILE
-
-
 def check_tasks(subcommand: str, tasks: Sequence[str], custom_tasks: str | None) -> str | None:
     """The one-line reason a lighteval run of ``tasks`` cannot work (module docstring), or None."""
     ours = [t for t in tasks if t.startswith(("score_", "robust_"))]
@@ -109,7 +100,7 @@ def check_tasks(subcommand: str, tasks: Sequence[str], custom_tasks: str | None)
                 return (f"task {task}: tasks written by `scorekit robustify --harness lighteval` need --custom-tasks "
                         "<the robust_lighteval_tasks.py it wrote>")
             continue
-        if custom_tasks is not None and not _is_score_module(custom_tasks):
+        if custom_tasks is not None and custom_tasks != SCORE_MODULE and os.path.basename(custom_tasks) != SCORE_FILE:
             continue  # the user's own module may name tasks as it likes
         if task not in known:
             close = difflib.get_close_matches(task, sorted(known), n=3, cutoff=0.75)

@@ -67,7 +67,7 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 from scorekit.lighteval.sampling import sample_when_asked
 from scorekit.lighteval.task_names import score_task_keys
 from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
-from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task, parse_lighteval_task
+from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
 from scorekit.robustness.records import Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
@@ -76,7 +76,7 @@ from scorekit.robustness.variants import DOC_FIELDS, N_SAMPLES, expand, question
 logger = logging.getLogger(__name__)
 sample_when_asked()  # the non-greedy tasks' 5 samples, whatever the model's generation defaults
 
-__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "ScoreTask", "build_tasks", "score_tasks", "parse_task_name"]
+__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "ScoreTask", "build_tasks", "score_tasks"]
 
 DATA_DIR_ENV = "SCOREKIT_SCORE_DATA_DIR"
 GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
@@ -105,13 +105,6 @@ class ScoreTask:
     @property
     def local_folder(self) -> str:
         return BENCHMARKS[self.benchmark].local_name(self.subset)
-
-
-def parse_task_name(name: str) -> ScoreTask | None:
-    """The task of a lighteval SCORE task name (a trailing ``|<fewshots>`` is ignored); None if
-    not ours (:func:`scorekit.robustness.benchmarks.parse_lighteval_task`)."""
-    parsed = parse_lighteval_task(name)
-    return None if parsed is None else ScoreTask(*parsed)
 
 
 def score_tasks() -> list[ScoreTask]:
@@ -153,13 +146,8 @@ class ScorePrompt:
         if self.task.variant >= len(cols["variant"]):
             return None
         fields = {k: _plain(cols[k][self.task.variant]) for k in DOC_FIELDS}
-        return Doc(
-            query=prompt_for(fields),
-            choices=[str(fields["answer"])],
-            gold_index=0,
-            specific={SCORE_DOC_KEY: fields},
-            task_name=task_name,
-        )
+        return Doc(query=prompt_for(fields), choices=[str(fields["answer"])], gold_index=0,
+                   specific={SCORE_DOC_KEY: fields}, task_name=task_name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -256,22 +244,11 @@ class FamilyMetrics(CorpusLevelComputation):
 
 def score_metric(task: ScoreTask) -> CorpusLevelMetricGrouping:
     """The one lighteval metric of a SCORE task (see the module docstring for its outputs)."""
-    bench = BENCHMARKS[task.benchmark]
-    if task.family == "non_greedy":
-        key = "non_greedy_" + bench.accuracy_name
-        fn: CorpusLevelComputation = FamilyMetrics(task.benchmark)
-        samples = N_SAMPLES
-    else:
-        key = bench.accuracy_name
-        fn = VariantAccuracy(key, bench.macro)
-        samples = 1
-    return CorpusLevelMetricGrouping(
-        metric_name=[key],
-        higher_is_better={key: True},
-        category=SamplingMethod.GENERATIVE,
-        sample_level_fn=ScoreRecords(key, samples),
-        corpus_level_fn={key: fn},
-    )
+    bench, greedy = BENCHMARKS[task.benchmark], task.family != "non_greedy"
+    key = bench.accuracy_name if greedy else "non_greedy_" + bench.accuracy_name
+    fn = VariantAccuracy(key, bench.macro) if greedy else FamilyMetrics(task.benchmark)
+    return CorpusLevelMetricGrouping(metric_name=[key], higher_is_better={key: True}, category=SamplingMethod.GENERATIVE,
+                                     sample_level_fn=ScoreRecords(key, 1 if greedy else N_SAMPLES), corpus_level_fn={key: fn})
 
 
 # --------------------------------------------------------------------------------------------
@@ -314,19 +291,9 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
                 if task.variant >= most_options[task.local_folder][1]:
                     continue  # no question has this position: lighteval stops on a task without documents
         configs.append(LightevalTaskConfig(
-            name=task.name,
-            prompt_function=ScorePrompt(task),
-            hf_repo=repo,
-            hf_subset=subset,
-            hf_avail_splits=["test"],
-            evaluation_splits=["test"],
-            few_shots_split=None,
-            few_shots_select=None,
-            metrics=[score_metric(task)],
-            generation_size=generation_size,
-            stop_sequence=[],
-            version=1,
-        ))
+            name=task.name, prompt_function=ScorePrompt(task), hf_repo=repo, hf_subset=subset, hf_avail_splits=["test"],
+            evaluation_splits=["test"], few_shots_split=None, few_shots_select=None, metrics=[score_metric(task)],
+            generation_size=generation_size, stop_sequence=[], version=1))
     if root is not None and missing:
         logger.warning("scorekit SCORE tasks: no %s/<name>/test.jsonl for %s; their tasks are not registered",
                        root, ", ".join(sorted(missing)))

@@ -38,8 +38,11 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
 - **Targets**: 0.5 turns a digit-string target into an int even for ``generate_until`` (0.4
   keeps the text), and its ``exact_match`` then fails on it: :func:`generation_target`.
 - **Stderr**: 0.5 bootstraps every aggregation other than ``mean`` (0.4: a fixed list, ``"N/A"``
-  for the rest); ``ScoreTask.aggregate`` and ``RobustTask.aggregate`` (0.5 only) turn that off
-  for the SCORE and robustified tasks.
+  for the rest) by resampling the task's documents with replacement; a resample repeats variants
+  of a question, which the SCORE and robustified aggregations refuse (a question's variants are
+  its unit; the CR's uncertainty is its ``_ci_low`` / ``_ci_high`` interval over questions).
+  ``ScoreTask.aggregate`` and ``RobustTask.aggregate`` (0.5 only; 0.4 has no ``Task.aggregate``)
+  turn it off: stderr ``"N/A"``, as 0.4 writes it.
 
 Nothing else in scorekit tests the lm-eval version.
 """
@@ -104,11 +107,9 @@ def register_metric(name: str, fn: Callable[..., Any], *, output_type: str, aggr
     lm-eval's ``ValueError`` when it holds another object under ``name`` is passed on."""
     from lm_eval.api import registry
 
-    if SCORERS:
-        registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation,
-                                 output_type=output_type)(scorer_call(fn, output_type))
-    else:
-        registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation)(fn)
+    extra = {"output_type": output_type} if SCORERS else {}
+    registry.register_metric(metric=name, higher_is_better=higher_is_better, aggregation=aggregation,
+                             **extra)(scorer_call(fn, output_type) if SCORERS else fn)
 
 
 def registered_function(name: str) -> Any:

@@ -41,29 +41,10 @@ from typing import Any
 from scorekit import metrics as M
 from scorekit.metric_specs import SPECS, column, spec, tau_label
 
-__all__ = [
-    "pass_at_k",
-    "g_pass_at_k",
-    "mg_pass_at_k",
-    "avg_at_k",
-    "maj_at_k",
-    "exact_match_prefix",
-    "exact_match_suffix",
-    "bow_f1",
-    "edit_similarity",
-    "normalized_mc_probability",
-    "gold_probability",
-    "recall_at_k",
-    "mrr",
-    "loglikelihood_accuracy",
-    "extractiveness",
-    "consistency_rate",
-    "consistency_rate_aggregation",
-    "METRICS",
-    "GENERATE_METRICS",
-    "MULTIPLE_CHOICE_METRICS",
-    "AGGREGATIONS",
-]
+__all__ = ["pass_at_k", "g_pass_at_k", "mg_pass_at_k", "avg_at_k", "maj_at_k", "exact_match_prefix",
+           "exact_match_suffix", "bow_f1", "edit_similarity", "normalized_mc_probability", "gold_probability",
+           "recall_at_k", "mrr", "loglikelihood_accuracy", "extractiveness", "consistency_rate",
+           "consistency_rate_aggregation", "METRICS", "GENERATE_METRICS", "MULTIPLE_CHOICE_METRICS", "AGGREGATIONS"]
 
 
 def _one(references: Sequence[Any], predictions: Sequence[Any]) -> tuple[Any, Any]:
@@ -83,13 +64,14 @@ def _canon(text: Any, ignore_case: bool) -> str | None:
     return s.casefold() if ignore_case else s
 
 
-def _golds(gold: Any) -> list[Any]:
-    return list(gold) if isinstance(gold, (list, tuple)) else [gold]
+def _listed(value: Any) -> list[Any]:
+    """A gold (or a parameter such as ``k``) as a list: one value, or each of a list of them."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def _correct(gold: Any, result: Any, ignore_case: bool) -> list[int]:
     """1 per sample that equals any gold (after strip / casefold)."""
-    golds = {_canon(g, ignore_case) for g in _golds(gold)}
+    golds = {_canon(g, ignore_case) for g in _listed(gold)}
     return [int(_canon(p, ignore_case) in golds) for p in _samples(result)]
 
 
@@ -114,10 +96,6 @@ def _one_call_per_doc(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(references, predictions, **kwargs)
 
     return checked
-
-
-def _listed(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 @_one_call_per_doc
@@ -160,43 +138,31 @@ def maj_at_k(references, predictions, k: int | list[int] | None = None, ignore_c
     gold, result = _one(references, predictions)
     answers = [_canon(p, ignore_case) or None for p in _samples(result)]  # empty answer = unparsed
     # the vote does not depend on the gold: the winner is correct if it equals any gold
-    golds = [_canon(g, ignore_case) for g in _golds(gold)]
+    golds = [_canon(g, ignore_case) for g in _listed(gold)]
     return {column("maj_at_k", k=kk): max(M.maj_at_k(answers, g, kk) for g in golds)
             for kk in _listed(len(answers) if k is None else k)}
 
 
-def _string_metric(fn: Callable[[str, str], float]) -> Callable[..., float]:
+def _string_metric(name: str, fn: Callable[[str, str], float], doc: str) -> Callable[..., float]:
+    """lm-eval metric ``name``: ``fn(sample, gold)`` of each sample, best over golds, mean over samples."""
     def per_sample(references, predictions, ignore_case: bool = False) -> float:
         gold, result = _one(references, predictions)
         samples = _samples(result)
-        golds = [_canon(g, ignore_case) for g in _golds(gold)]
+        golds = [_canon(g, ignore_case) for g in _listed(gold)]
         return sum(max(fn(_canon(p, ignore_case) or "", g) for g in golds) for p in samples) / len(samples)
 
-    return per_sample
+    per_sample.__name__ = per_sample.__qualname__ = name
+    per_sample.__doc__ = doc
+    return _one_call_per_doc(per_sample)
 
 
-@_one_call_per_doc
-def exact_match_prefix(references, predictions, ignore_case: bool = False) -> float:
-    """1 if the (stripped) prediction starts with the gold; mean over samples when repeats are kept."""
-    return _string_metric(lambda p, g: M.exact_match(p, g, mode="prefix"))(references, predictions, ignore_case)
-
-
-@_one_call_per_doc
-def exact_match_suffix(references, predictions, ignore_case: bool = False) -> float:
-    """1 if the (stripped) prediction ends with the gold; mean over samples when repeats are kept."""
-    return _string_metric(lambda p, g: M.exact_match(p, g, mode="suffix"))(references, predictions, ignore_case)
-
-
-@_one_call_per_doc
-def bow_f1(references, predictions, ignore_case: bool = False) -> float:
-    """Bag-of-words (token set) F1 between prediction and gold; mean over samples."""
-    return _string_metric(M.bow_f1)(references, predictions, ignore_case)
-
-
-@_one_call_per_doc
-def edit_similarity(references, predictions, ignore_case: bool = False) -> float:
-    """1 - Levenshtein(p, g) / max(|p|, |g|) over characters; mean over samples."""
-    return _string_metric(M.edit_similarity)(references, predictions, ignore_case)
+exact_match_prefix = _string_metric("exact_match_prefix", lambda p, g: M.exact_match(p, g, mode="prefix"),
+                                    "1 if the (stripped) prediction starts with the gold; mean over samples when repeats are kept.")
+exact_match_suffix = _string_metric("exact_match_suffix", lambda p, g: M.exact_match(p, g, mode="suffix"),
+                                    "1 if the (stripped) prediction ends with the gold; mean over samples when repeats are kept.")
+bow_f1 = _string_metric("bow_f1", M.bow_f1, "Bag-of-words (token set) F1 between prediction and gold; mean over samples.")
+edit_similarity = _string_metric("edit_similarity", M.edit_similarity,
+                                 "1 - Levenshtein(p, g) / max(|p|, |g|) over characters; mean over samples.")
 
 
 def _from_logprobs(name: str) -> Callable[..., float]:

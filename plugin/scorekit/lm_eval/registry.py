@@ -55,16 +55,13 @@ def register_all() -> dict[str, object]:
         _register("an aggregation", name, _reg.register_aggregation(name), fn)
     for spec in SPECS:
         fn = METRICS[spec.name]
-        if compat.registered_function(spec.name) is fn:  # already ours (a second import)
-            REGISTERED[spec.name] = fn
-            continue
-        output_type = "multiple_choice" if spec.kind == "multiple_choice" else "generate_until"
 
-        def decorate(f, spec=spec, output_type=output_type):
-            compat.register_metric(spec.name, f, output_type=output_type, aggregation=spec.aggregation,
-                                   higher_is_better=spec.higher_is_better)
+        def decorate(f, spec=spec):
+            compat.register_metric(spec.name, f, aggregation=spec.aggregation, higher_is_better=spec.higher_is_better,
+                                   output_type="multiple_choice" if spec.kind == "multiple_choice" else "generate_until")
 
-        if _register("a metric", spec.name, decorate, fn):
+        # already ours (a second import), or registered now
+        if compat.registered_function(spec.name) is fn or _register("a metric", spec.name, decorate, fn):
             REGISTERED[spec.name] = fn
     return REGISTERED
 

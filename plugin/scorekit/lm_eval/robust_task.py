@@ -201,12 +201,9 @@ class RobustTask(ScorekitTask):
         super().__init__(*args, config=merged, **kwargs)
         self._filter_key: str | None = None  # lm-eval 0.5: the filter process_results is called for
         self._inner_metrics = compat.task_metrics(self)
-        n_max = max((int(m["n_variants"]) for m in self.eval_docs["_robust"]), default=0)
-        if self._family == "prompt":
-            n_max = len(self._templates) * self._samples
-        names = robust_metric_names(self._family, n_max if self._family != "prompt" else len(self._templates), self._samples)
-        self._names = names
-        compat.set_task_metrics(self, {n: (self._aggregation(n), n not in LOWER_IS_BETTER) for n in names})
+        n_max = max((int(m["n_variants"]) for m in self.eval_docs["_robust"]), default=0)  # expands (checks) every document
+        self._names = robust_metric_names(self._family, len(self._templates) if self._family == "prompt" else n_max, self._samples)
+        compat.set_task_metrics(self, {n: (self._aggregation(n), n not in LOWER_IS_BETTER) for n in self._names})
 
     # --- documents -------------------------------------------------------------------------------
 
@@ -231,7 +228,7 @@ class RobustTask(ScorekitTask):
         return hit
 
     def _gold(self, doc: dict, choices: list[str]) -> int:
-        if self.multiple_input_doc(doc):
+        if compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int):
             raise ValueError(f"task {self._wrapped}: doc_to_text gives a choice index (several inputs, one "
                              "continuation, as winogrande); scorekit robustify needs one prompt and several choices")
         gold = ConfigurableTask.doc_to_target(self, doc)
@@ -248,9 +245,6 @@ class RobustTask(ScorekitTask):
         if not 0 <= gold < len(choices):
             raise ValueError(f"task {self._wrapped}: gold index {gold} outside the {len(choices)} choices")
         return gold
-
-    def multiple_input_doc(self, doc: dict) -> bool:
-        return compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int)
 
     def _converts(self, choices: list[str]) -> bool:
         """``--show-options``: this document's options (texts, not labels) are asked as lettered options."""
@@ -286,11 +280,7 @@ class RobustTask(ScorekitTask):
             contents = choices if layout == "text" else [t.strip() for t in shown.texts(prompt)] + choices[k:]
             if gold >= k:
                 raise ValueError(f"the gold {choices[gold]!r} is not among the {k} options the prompt shows")
-        canon = canonical_map(contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=layout,
-                    permuted=len(set(canon[:k])) > 1)
-        return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
-                for pos, order in arrangements(k, gold, self._scheme)]
+        return self._arranged(base, contents, gold, k, n, layout)
 
     def _gold_label(self, doc: dict) -> tuple[str, str]:
         """A letter-generating task: (its target text, the label it names), or ValueError."""
@@ -314,10 +304,16 @@ class RobustTask(ScorekitTask):
         if gold >= k:
             raise ValueError(f"the target {target!r} is not among the {k} options the prompt shows")
         contents = [t.strip() for t in shown.texts(prompt)]
+        return self._arranged(base, contents, gold, k, k, shown.style, labels=list(labels[:k]), target=target,
+                              gold_label=label)
+
+    def _arranged(self, base: dict[str, Any], contents: list[str], gold: int, k: int, n: int, layout: str,
+                  **extra: Any) -> list[dict[str, Any]]:
+        """One meta per arrangement of the first ``k`` of the ``n`` options (the rest stay in place)."""
         canon = canonical_map(contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=shown.style,
-                    permuted=len(set(canon)) > 1, labels=list(labels[:k]), target=target, gold_label=label)
-        return [{**base, "variant": pos, "n_variants": k, "order": order}
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=layout,
+                    permuted=len(set(canon[:k])) > 1, **extra)
+        return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
                 for pos, order in arrangements(k, gold, self._scheme)]
 
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
@@ -355,9 +351,8 @@ class RobustTask(ScorekitTask):
             except ValueError as exc:
                 raise RobustStop(f"task {self._wrapped}: document {i}: {exc}") from None
             permuted += bool(doc_metas and doc_metas[0].get("permuted"))
-            for meta in doc_metas:
-                indices.append(i)
-                metas.append(meta)
+            indices += [i] * len(doc_metas)
+            metas += doc_metas
         if self._family == "option_order" and len(docs) and not permuted:
             raise RobustStop(f"task {self._wrapped}: no document shows two different options, so option order "
                              "would show the same prompt in every arrangement")
@@ -472,10 +467,8 @@ class RobustTask(ScorekitTask):
             if self._samples > 1:
                 raw = self._raw.get((str(meta["question_id"]), int(meta["variant"])), [])[: self._samples]
                 extra[IDENTICAL] = float(samples_identical(raw))
-        if self._family == "option_order":
-            keys = robust_metric_names(self._family, int(meta["n_variants"]))
-        else:
-            keys = [k for k in self._names if k != IDENTICAL]
+        keys = (robust_metric_names(self._family, int(meta["n_variants"])) if self._family == "option_order"
+                else [k for k in self._names if k != IDENTICAL])
         out = dict.fromkeys(keys, item)
         out.update(extra)
         return compat.document_values(out)
@@ -501,9 +494,7 @@ class RobustTask(ScorekitTask):
         return super()._try_process_results(instances, filter_key)
 
     def aggregate(self, bootstrap_iters: int | None = None) -> Any:
-        """lm-eval 0.5 only: stderr ``"N/A"`` as 0.4 writes it for these aggregations (0.5 would
-        bootstrap them over documents, repeating variants of a question; the CR's uncertainty is
-        its interval over questions)."""
+        """lm-eval 0.5 only: stderr ``"N/A"``, as 0.4 writes it (:mod:`scorekit.lm_eval.compat`, Stderr)."""
         return super().aggregate(bootstrap_iters=0)
 
     def aggregation(self) -> dict:

@@ -26,8 +26,6 @@ VERSION = 1.0
 CLASS = "!function scorekit.lm_eval.robust_task.RobustTask"
 
 
-
-
 @dataclass(frozen=True)
 class RobustSpec:
     """What one robustified task is: the wrapped task and the family's parameters."""
@@ -94,9 +92,6 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     if family == "non_greedy" and samples < 2:
         raise ScorekitError("--family non_greedy needs --samples N with N >= 2", where=where)
     return output_type
-
-
-SHAPES = ("labels", "texts", "cloze", "function")
 
 
 def _shows_letters(text: Any) -> bool:

@@ -86,17 +86,11 @@ def _list_column(values: list[list[Any]], type_: Any) -> Any:
     them): each distinct object is converted once, then taken per row."""
     import pyarrow as pa
 
-    first: dict[int, int] = {}
-    distinct: list[list[Any]] = []
-    idx = []
-    for v in values:
-        j = first.get(id(v))
-        if j is None:
-            j = first[id(v)] = len(distinct)
-            distinct.append(v)
-        idx.append(j)
-    if len(distinct) == len(values):
+    index: dict[int, int] = {}  # id of a distinct object -> its place among them
+    idx = [index.setdefault(id(v), len(index)) for v in values]
+    if len(index) == len(values):
         return pa.array(values, type=type_)
+    distinct = list({id(v): v for v in values}.values())
     return pa.array(distinct, type=type_).take(pa.array(idx, type=pa.int64()))
 
 
@@ -157,19 +151,13 @@ class ScoreTask(ScorekitTask):
     """
 
     def aggregate(self, bootstrap_iters: int | None = None) -> Any:
-        """lm-eval 0.5 only (0.4 has no ``Task.aggregate``): stderr ``"N/A"``, as 0.4 writes it.
-
-        0.5 bootstraps the stderr of every aggregation other than ``mean`` by resampling the
-        task's documents with replacement; a resample repeats variants of a question, which the
-        SCORE aggregations refuse (a question's variants are its unit; the CR's uncertainty is
-        its ``_ci_low`` / ``_ci_high`` interval over questions)."""
+        """lm-eval 0.5 only: stderr ``"N/A"``, as 0.4 writes it (:mod:`scorekit.lm_eval.compat`, Stderr)."""
         return super().aggregate(bootstrap_iters=0)
 
     def doc_to_target(self, doc: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         """The answer as text. lm-eval 0.5 turns a digit string (MATH's "7") into an int, which its
         few-shot formatting then refuses ("Unexpected answer type: 7": no choices to index)."""
-        target = super().doc_to_target(doc, *args, **kwargs)
-        return str(target) if isinstance(target, int) and not isinstance(target, bool) else target
+        return compat.generation_target(super().doc_to_target(doc, *args, **kwargs))
 
     def fewshot_docs(self) -> Any:
         split = compat.fewshot_split(self)
@@ -317,23 +305,17 @@ def aggregation_name(benchmark: str, metric: str) -> str:
     return f"agg_{benchmark}_{metric}"
 
 
-def _identical_sample_rate(items: list[Any]) -> float:
-    """Share of the task's questions whose samples were identical; warns when it is high."""
-    return identical_rate_with_warning(items, "SCORE non-greedy")
-
-
 def _make_aggregation(benchmark: str, metric: str):
-    if metric == IDENTICAL:
+    if metric == IDENTICAL:  # share of the task's questions whose samples were identical; warns when high
         def aggregate(items: list[Any]) -> float:
-            return _identical_sample_rate(items)
+            return identical_rate_with_warning(items, "SCORE non-greedy")
     else:
         position = metric.startswith("per_option_")
 
         def aggregate(items: list[Any]) -> float:
             return _task_metrics(benchmark, items, position=position).get(metric, math.nan)
 
-    aggregate.__name__ = aggregation_name(benchmark, metric)
-    aggregate.__qualname__ = aggregate.__name__
+    aggregate.__name__ = aggregate.__qualname__ = aggregation_name(benchmark, metric)
     aggregate.__doc__ = f"SCORE {benchmark}: ``{metric}`` from the task's items (scorekit.robustness)."
     return aggregate
 

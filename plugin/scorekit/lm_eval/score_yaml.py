@@ -115,12 +115,10 @@ def render_all() -> dict[str, str]:
 def write_all(tasks_dir: str | Path) -> list[Path]:
     from scorekit.io import write_text_atomic
 
-    out = []
-    for rel, text in render_all().items():
-        path = Path(tasks_dir) / rel
+    paths = {Path(tasks_dir) / rel: text for rel, text in render_all().items()}
+    for path, text in paths.items():
         write_text_atomic(path, text)
-        out.append(path)
-    return out
+    return list(paths)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -146,7 +146,6 @@ class ScorekitTask(ConfigurableTask):
         else:
             out[name] = value
 
-
     # --- lm-eval 0.5: per-k / per-tau keys ------------------------------------------------------
 
     def _derived_keys(self) -> dict[str, Any]:
