@@ -156,7 +156,7 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     """Per-question tables of one SCORE task (complete questions only, as the report does)."""
     from scorekit.metrics import consistency_counts
-    from scorekit.robustness.analysis import _cr_name, variant_metric_name
+    from scorekit.robustness.analysis import cr_name as _cr_name, variant_metric_name
     from scorekit.robustness.grading import equal_for
 
     by_q: dict[str, dict[int, Any]] = defaultdict(dict)

@@ -114,8 +114,10 @@ class Benchmark:
 
     @property
     def accuracy_name(self) -> str:
-        """``macro_accuracy`` when accuracy is the mean over categories, else ``accuracy``."""
-        return "macro_accuracy" if self.macro else "accuracy"
+        """:func:`scorekit.robustness.analysis.accuracy_name` of this benchmark."""
+        from scorekit.robustness.analysis import accuracy_name
+
+        return accuracy_name(self.macro)
 
     def metric_names(self, family: str, n_variants: int | None = None) -> list[str]:
         """Every metric a task of ``family`` reports (option order: one per position up to

@@ -70,6 +70,7 @@ import numpy as np
 
 from scorekit.errors import ScorekitError
 from scorekit.metrics.consistency import MIN_QUESTIONS
+from scorekit.robustness.analysis import accuracy_name, cr_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
@@ -325,7 +326,7 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
     missing: list[str] = []
     macro = _macro(benchmark)
     robust = is_robust(benchmark)
-    acc_word = BENCHMARKS[benchmark].accuracy_name if benchmark in BENCHMARKS else "accuracy"
+    acc_word = accuracy_name(macro)
     runs: list[str] = []
     summarizer = [a for a in aggs if a.layout == "upstream-summarizer"]
     if family == "non_greedy" and summarizer:
@@ -384,16 +385,15 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
                            + ("details files (lighteval --save-details)" if layouts_of(aggs) == {"lighteval"}
                               else "samples logs"))
     layouts = sorted({a.layout for a in used})
-    cr_name = {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
-               "non_greedy": "non_greedy_consistency_rate"}[family]
-    cr = _pick(metrics, cr_name, "consistency_rate")
-    lo, hi = _pick(metrics, f"{cr_name}_ci_low"), _pick(metrics, f"{cr_name}_ci_high")
+    cr_key = cr_name(family)
+    cr = _pick(metrics, cr_key, "consistency_rate")
+    lo, hi = _pick(metrics, f"{cr_key}_ci_low"), _pick(metrics, f"{cr_key}_ci_high")
     upstream = any(l.startswith("upstream") for l in layouts)
     if not math.isnan(cr) and upstream:
         kind = "math" if benchmark == "math" else "choice"
-        notes.append(_UPSTREAM_CR_NOTE[kind].format(metric=cr_name if family != "non_greedy" else "summarizer CR",
+        notes.append(_UPSTREAM_CR_NOTE[kind].format(metric=cr_key if family != "non_greedy" else "summarizer CR",
                                                     extra=_OPTION_DEFECT if family == "option_order" else ""))
-    cr_logged = cr_name in metrics or "consistency_rate" in metrics
+    cr_logged = cr_key in metrics or "consistency_rate" in metrics
     unparsed = _pick(metrics, "unparsed_rate")
     if not math.isnan(cr) and (math.isnan(lo) or math.isnan(hi)):
         missing.append("CR interval: not in the results files (upstream logs none); needs the samples logs" if upstream

@@ -54,6 +54,7 @@ from scorekit.harness_outputs import (
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
+from scorekit.robustness.robustify import canonical_map, swap_order
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
@@ -228,11 +229,6 @@ def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False)
     return out
 
 
-def _canonical(options: Sequence[str]) -> list[int]:
-    first: dict[str, int] = {}
-    return [first.setdefault(str(o).strip(), i) for i, o in enumerate(options)]
-
-
 class _UpstreamConverter:
     """Turns one upstream SCORE document into scorekit's document fields (for record_for)."""
 
@@ -291,17 +287,16 @@ class _UpstreamConverter:
                     f"always_same_option {doc['always_same_option']!r} with {n} options")
             if n > _UPSTREAM_POSITIONS[t.benchmark]:
                 self.untested.add(base["question_id"])
-            option_map = list(range(n))
-            option_map[position], option_map[original_gold] = original_gold, position
+            option_map = swap_order(n, original_gold, position)
             original = [""] * n
             for d, o in enumerate(option_map):
                 original[o] = shown[d]
-            canon = _canonical(original)
+            canon = canonical_map(original)
             base.update(variant=position, n_variants=min(n, _UPSTREAM_POSITIONS[t.benchmark]),
                         gold_canonical=canon[original_gold])
         else:
             option_map = list(range(n))
-            canon = _canonical(shown)
+            canon = canonical_map(shown)
             base.update(variant=int(doc["prompt_id"]) if t.family == "prompt" else 0,
                         n_variants=_UPSTREAM_PROMPTS if t.family == "prompt" else 1,
                         gold_canonical=canon[gold_shown])
