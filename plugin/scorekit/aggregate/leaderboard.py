@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from scorekit.aggregate.results_files import ModelResults
-from scorekit.harness_outputs import LIGHTEVAL
+from scorekit.harness_outputs.kinds import LIGHTEVAL
 from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"

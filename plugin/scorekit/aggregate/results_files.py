@@ -48,10 +48,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import (
-    LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, ungrouped,
-    walk,
-)
+from scorekit.harness_outputs.folders import WALK_SKIPS, walk
+from scorekit.harness_outputs.identity import model_identity
+from scorekit.harness_outputs.keys import find_task_key, split_task_key, ungrouped
+from scorekit.harness_outputs.kinds import LM_EVAL, results_harness
+from scorekit.harness_outputs.runs import run_time
 from scorekit.io import load_json
 
 
@@ -134,7 +135,7 @@ class LoadedResults:
     def skipped_summary(self) -> str | None:
         """One line saying what a directory walk skipped, or None when nothing was. Files that
         are not results are counted with an example; what the walk left out (hidden, linked
-        twice, not regular, unreadable: :data:`scorekit.harness_outputs.WALK_SKIPS`) is named."""
+        twice, not regular, unreadable: :data:`scorekit.harness_outputs.folders.WALK_SKIPS`) is named."""
         if not any(self.skipped.values()):
             return None
         total = sum(len(v) for v in self.skipped.values())
@@ -468,7 +469,7 @@ def stderr_value(value: Any) -> float:
 
 def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None, str]:
     """``(stderr, note)`` of ``results[key][metric]`` computed from the samples file the same
-    run wrote (:func:`scorekit.harness_outputs.run_samples_file`), for a results file without a
+    run wrote (:func:`scorekit.harness_outputs.samples.run_samples_file`), for a results file without a
     usable stderr; ``(None, note)`` saying why not when it cannot be.
 
     Per document the metric's value (a number, or IFEval's list of 0/1 instruction results;
@@ -479,7 +480,7 @@ def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None
     and nothing is computed. A samples file that cannot be read is named in the note, never an
     error: the stderr is extra, the results are read already.
     """
-    from scorekit.harness_outputs import iter_samples, run_samples_file
+    from scorekit.harness_outputs.samples import iter_samples, run_samples_file
     from scorekit.metrics.intervals import clustered_stderr
 
     if rf.harness != LM_EVAL:

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from scorekit.aggregate.results_files import stderr_key, stderr_value
-from scorekit.harness_outputs import find_task_key
+from scorekit.harness_outputs.keys import find_task_key
 
 if TYPE_CHECKING:
     from scorekit.aggregate.scoring_config import MetricSpec, ScoringConfig

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.compare.inputs import read_run
     from scorekit.commands.checks import check_seed
     from scorekit.errors import ScorekitError, one_line
-    from scorekit.harness_outputs import walk
+    from scorekit.harness_outputs.folders import walk
     from scorekit.io import check_output, emit, refuse_input_as_output
 
     output = check_output(args.output, args.runs)

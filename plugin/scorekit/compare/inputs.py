@@ -43,7 +43,7 @@ __all__ = ["read_run"]
 def _files(path: Path) -> tuple[list[Path], list[str]]:
     """The regular files under ``path`` and the notes on what the walk left out
     (:func:`scorekit.harness_outputs.walk`: the rules every command reads by)."""
-    from scorekit.harness_outputs import walk
+    from scorekit.harness_outputs.folders import walk
 
     found = walk([path])
     return [Path(f) for f in found.files], found.notes()
@@ -88,7 +88,7 @@ def _number(value: Any) -> float | None:
 
 
 def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    from scorekit.harness_outputs import iter_samples
+    from scorekit.harness_outputs.samples import iter_samples
 
     odd: dict[str, int] = defaultdict(int)
     missing: dict[str, list[str]] = defaultdict(list)
@@ -191,7 +191,9 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model, run_time, samples_name
+    from scorekit.harness_outputs.identity import details_model
+    from scorekit.harness_outputs.kinds import samples_name
+    from scorekit.harness_outputs.runs import run_time
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
 

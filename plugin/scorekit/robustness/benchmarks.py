@@ -30,7 +30,7 @@ import re
 import string
 from dataclasses import dataclass
 
-from scorekit.harness_outputs import ungrouped
+from scorekit.harness_outputs.keys import ungrouped
 from scorekit.robustness.records import FAMILIES
 
 __all__ = [

@@ -37,7 +37,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scorekit.errors import ScorekitError, one_line
-from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity, run_time
+from scorekit.harness_outputs.identity import details_model, model_identity
+from scorekit.harness_outputs.kinds import LIGHTEVAL, TIME_PATTERN
+from scorekit.harness_outputs.runs import run_time
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name

@@ -41,16 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError, shown
-from scorekit.harness_outputs import (
-    LM_EVAL,
-    SAMPLES_NAME,
-    TIME_PATTERN,
-    iter_samples,
-    model_identity,
-    results_harness,
-    run_time,
-    samples_name,
-)
+from scorekit.harness_outputs.identity import model_identity
+from scorekit.harness_outputs.kinds import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, results_harness, samples_name
+from scorekit.harness_outputs.runs import run_time
+from scorekit.harness_outputs.samples import iter_samples
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
