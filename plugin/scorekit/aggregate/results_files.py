@@ -351,9 +351,8 @@ def _effective(entry: Any) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
-def load_results(
-    paths: Iterable[str | os.PathLike[str]], *, on_file: Callable[[int, int], None] | None = None
-) -> LoadedResults:
+def load_results(paths: Iterable[str | os.PathLike[str]], *,
+                 on_file: Callable[[int, int], None] | None = None) -> LoadedResults:
     """Discover, read and merge results files (see module docstring).
 
     In a folder walk, JSON files that are not results files are skipped (and listed in

@@ -61,9 +61,8 @@ def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.nda
     return score
 
 
-def weighted_mean(
-    scores: ArrayLike, weights: ArrayLike, *, axis: int = -1, strict: bool = False
-) -> np.ndarray | float:
+def weighted_mean(scores: ArrayLike, weights: ArrayLike, *, axis: int = -1,
+                  strict: bool = False) -> np.ndarray | float:
     """Weighted mean along ``axis`` ignoring entries without a score (NaN) or with weight 0.
 
     mean = Σ wᵢ sᵢ / Σ wᵢ over i with wᵢ > 0 and sᵢ not NaN (weights renormalized over the
@@ -93,13 +92,8 @@ def weighted_mean(
     return mean
 
 
-def roll_up(
-    scores: ArrayLike,
-    groups: Sequence[Sequence[int]],
-    weights: ArrayLike,
-    *,
-    strict: bool = False,
-) -> np.ndarray:
+def roll_up(scores: ArrayLike, groups: Sequence[Sequence[int]], weights: ArrayLike, *,
+            strict: bool = False) -> np.ndarray:
     """One level of the hierarchy: ``scores`` (models × children) → (models × groups).
 
     ``groups[j]`` lists the child columns of group j; ``weights[i]`` is child i's weight.
@@ -118,9 +112,8 @@ def roll_up(
     return out
 
 
-def roll_up_stderr(
-    scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Sequence[int]], weights: ArrayLike
-) -> np.ndarray:
+def roll_up_stderr(scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Sequence[int]],
+                   weights: ArrayLike) -> np.ndarray:
     """Stderr of each group score of :func:`roll_up` (children independent: different metrics
     and benchmarks): sqrt(sum_i (w_i se_i)^2) / sum_i w_i over the counted children (w_i > 0,
     a score present), the same renormalized weights as :func:`weighted_mean`. NaN when a
@@ -167,11 +160,8 @@ class NormalizerError(ValueError):
     """A custom normalizer raised, or returned something other than a number in [0, 1]."""
 
 
-def lookup_value(
-    tasks: Mapping[str, Mapping[str, Any]],
-    keys: Sequence[tuple[str, str]],
-    newest: Callable[[str], Any] | None = None,
-) -> tuple[Any, str | None, str | None]:
+def lookup_value(tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[str, str]],
+                 newest: Callable[[str], Any] | None = None) -> tuple[Any, str | None, str | None]:
     """First present ``(task, metric)`` of ``keys`` in one model's ``{task: {metric: value}}``.
 
     A task is found by :func:`scorekit.harness_outputs.find_task_key`: its exact key, else a
@@ -188,13 +178,9 @@ def lookup_value(
     return None, None, None
 
 
-def score_models(
-    config: "ScoringConfig",
-    models: Mapping[str, Mapping[str, Mapping[str, Any]]],
-    *,
-    missing: str = "partial",
-    newest: Mapping[str, Callable[[str], Any]] | None = None,
-) -> list[dict[str, Any]]:
+def score_models(config: "ScoringConfig", models: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
+                 missing: str = "partial",
+                 newest: Mapping[str, Callable[[str], Any]] | None = None) -> list[dict[str, Any]]:
     """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
 
     Metric score: ``threshold_score(value, good, bad)``, or the metric's custom normalizer,

@@ -83,8 +83,7 @@ def _check_expansion(root: yaml.Node) -> None:
         sizes[id(node)] = total
         if total > YAML_VALUES_MAX:
             raise ScorekitError(
-                f"aliases expand to more than {YAML_VALUES_MAX} values (anchor/alias bomb?)",
-                where=f"line {here}",
+                f"aliases expand to more than {YAML_VALUES_MAX} values (anchor/alias bomb?)", where=f"line {here}",
             )
         return total
 

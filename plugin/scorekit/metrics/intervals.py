@@ -39,21 +39,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = [
-    "BootstrapResult",
-    "bootstrap_interval",
-    "bootstrap_intervals",
-    "holm",
-    "indistinguishable",
-    "inverted_p",
-    "mcnemar_interval",
-    "mcnemar_p",
-    "paired_bootstrap",
-    "spread_statistic",
-    "std_interval",
-    "t_interval",
-    "threshold_stderr",
-    "wilson_interval",
-    "z_value",
+    "BootstrapResult", "bootstrap_interval", "bootstrap_intervals", "holm", "indistinguishable", "inverted_p",
+    "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_statistic", "std_interval", "t_interval",
+    "threshold_stderr", "wilson_interval", "z_value",
 ]
 
 Statistic = Callable[[np.ndarray], np.ndarray]
@@ -226,15 +214,9 @@ def _percentiles(draws: np.ndarray, confidence: float, n: int) -> tuple[float, f
     return float(lo), float(hi)
 
 
-def bootstrap_interval(
-    values: Any,
-    statistic: Statistic | None = None,
-    *,
-    n_boot: int = 2000,
-    confidence: float = 0.95,
-    seed: int | None = 0,
-    method: str = "percentile",
-) -> BootstrapResult:
+def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boot: int = 2000,
+                       confidence: float = 0.95, seed: int | None = 0,
+                       method: str = "percentile") -> BootstrapResult:
     """Percentile bootstrap over questions of ``statistic(column means)``.
 
     ``values``: one value per question (shape (Q,)), or a row per question (Q, d).
@@ -263,15 +245,9 @@ def bootstrap_interval(
                                method=method)[0]
 
 
-def bootstrap_intervals(
-    values: Any,
-    statistics: Sequence[Statistic],
-    *,
-    n_boot: int = 2000,
-    confidence: float = 0.95,
-    seed: int | None = 0,
-    method: str | Sequence[str] = "percentile",
-) -> list[BootstrapResult]:
+def bootstrap_intervals(values: Any, statistics: Sequence[Statistic], *, n_boot: int = 2000,
+                        confidence: float = 0.95, seed: int | None = 0,
+                        method: str | Sequence[str] = "percentile") -> list[BootstrapResult]:
     """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
     (one resampling pass however many statistics). ``method``: one for all statistics, or one
     per statistic (``"percentile"`` and ``"basic"`` intervals from the same draws).
@@ -304,16 +280,9 @@ def bootstrap_intervals(
     return out
 
 
-def paired_bootstrap(
-    a: Any,
-    b: Any,
-    statistic: Statistic | None = None,
-    *,
-    n_boot: int = 2000,
-    confidence: float = 0.95,
-    seed: int | None = 0,
-    method: str = "percentile",
-) -> BootstrapResult:
+def paired_bootstrap(a: Any, b: Any, statistic: Statistic | None = None, *, n_boot: int = 2000,
+                     confidence: float = 0.95, seed: int | None = 0,
+                     method: str = "percentile") -> BootstrapResult:
     """Difference statistic(a) - statistic(b) with a paired percentile-bootstrap interval
     (``method="basic"``: the reverse-percentile one, for biased statistics such as spreads).
 

@@ -141,13 +141,8 @@ def avg_at_k(scores: Any, k: int | None = None) -> float | np.ndarray:
     return float(out) if out.ndim == 0 else out
 
 
-def maj_at_k(
-    answers: Sequence[Any],
-    gold: Any,
-    k: int | None = None,
-    *,
-    equal: Callable[[Any, Any], bool] | None = None,
-) -> float:
+def maj_at_k(answers: Sequence[Any], gold: Any, k: int | None = None, *,
+             equal: Callable[[Any, Any], bool] | None = None) -> float:
     """maj@k = 1 if the majority answer among the first k answers equals ``gold``, else 0.
 
     Answers should already be normalized (e.g. extracted final answers). The support of an

@@ -34,13 +34,7 @@ from scorekit.harness_outputs.keys import ungrouped
 from scorekit.robustness.records import FAMILIES
 
 __all__ = [
-    "Benchmark",
-    "Subset",
-    "BENCHMARKS",
-    "TaskName",
-    "get",
-    "classify_task",
-    "lighteval_task",
+    "Benchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task",
     "parse_lighteval_task",
 ]
 
@@ -146,10 +140,9 @@ class Benchmark:
 
 BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
     Benchmark(
-        key="mmlu_pro", label="MMLU-Pro",
-        dataset_path="TIGER-Lab/MMLU-Pro", dataset_name="default",
-        fields=("question_id", "question", "options", "answer_index", "category"),
-        options=10, macro=True, template_dir="mmlu_pro", fewshot_split="validation",
+        key="mmlu_pro", label="MMLU-Pro", dataset_path="TIGER-Lab/MMLU-Pro", dataset_name="default",
+        fields=("question_id", "question", "options", "answer_index", "category"), options=10, macro=True,
+        template_dir="mmlu_pro", fewshot_split="validation",
     ),
     Benchmark(
         key="agieval", label="AGIEval",

@@ -37,11 +37,7 @@ import re
 from scorekit.metrics.math_answers import normalize_math_answer
 
 __all__ = [
-    "extract_choice",
-    "extract_boxed",
-    "boxed_entries",
-    "extract_math_answer",
-    "normalize_math_answer",
+    "extract_choice", "extract_boxed", "boxed_entries", "extract_math_answer", "normalize_math_answer",
     "math_gold_answer",
 ]
 

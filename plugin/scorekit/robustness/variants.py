@@ -45,16 +45,8 @@ from scorekit.robustness.robustify import canonical_map, swap_order
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = [
-    "DOC_FIELDS",
-    "N_SAMPLES",
-    "Question",
-    "mmlu_pro_question",
-    "agieval_question",
-    "math_question",
-    "question_from_row",
-    "ROW_RULES",
-    "questions_from_rows",
-    "expand",
+    "DOC_FIELDS", "N_SAMPLES", "Question", "mmlu_pro_question", "agieval_question", "math_question",
+    "question_from_row", "ROW_RULES", "questions_from_rows", "expand",
 ]
 
 N_SAMPLES = 5
@@ -135,8 +127,7 @@ def _math_row(row: Mapping[str, Any], index: int, subset: str, where: str) -> Qu
 
 # Row rule of each benchmark: (row, row index, subset key, where) -> Question.
 ROW_RULES: dict[str, Callable[[Mapping[str, Any], int, str, str], Question]] = {
-    "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where),
-    "agieval": agieval_question,
+    "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where), "agieval": agieval_question,
     "math": _math_row,
 }
 

@@ -31,16 +31,8 @@ from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
 from scorekit.robustness.records import FAMILIES, Record
 
 __all__ = [
-    "AggregateSet",
-    "FAMILIES",
-    "ReadResult",
-    "Reader",
-    "SampleSet",
-    "TaskName",
-    "classify_task",
-    "is_robust",
-    "read_paths",
-    "READERS",
+    "AggregateSet", "FAMILIES", "ReadResult", "Reader", "SampleSet", "TaskName", "classify_task", "is_robust",
+    "read_paths", "READERS",
 ]
 
 

@@ -601,6 +601,4 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
 
 def _is_summarizer(data: dict[str, Any]) -> bool:
     results = data.get("results", {})
-    return any(
-        isinstance(v, dict) and any(str(k).startswith("seed_") for k in v) for v in results.values()
-    )
+    return any(isinstance(v, dict) and any(str(k).startswith("seed_") for k in v) for v in results.values())
