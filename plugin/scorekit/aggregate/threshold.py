@@ -224,8 +224,7 @@ def score_models(config: "ScoringConfig", models: Mapping[str, Mapping[str, Mapp
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise BadValue(
                     f"model {name!r}, metric {spec.path}: results[{task!r}][{metric!r}] is not a number: {value!r}",
-                    name,
-                    task,
+                    name, task,
                 )
             raw[i][j] = None if math.isnan(value) else float(value)
             if math.isnan(value):
