@@ -227,9 +227,8 @@ def _describe(node: ast.AST) -> str:
     kinds = {
         ast.Call: "a function call", ast.Import: "an import", ast.ImportFrom: "an import",
         ast.Attribute: "attribute access", ast.Name: "a name", ast.Lambda: "a lambda",
-        ast.FunctionDef: "a function definition", ast.ClassDef: "a class definition",
-        ast.ListComp: "a comprehension", ast.SetComp: "a comprehension", ast.DictComp: "a comprehension",
-        ast.GeneratorExp: "a comprehension",
+        ast.FunctionDef: "a function definition", ast.ClassDef: "a class definition", ast.ListComp: "a comprehension",
+        ast.SetComp: "a comprehension", ast.DictComp: "a comprehension", ast.GeneratorExp: "a comprehension",
     }
     for sub in ast.walk(node):  # the first offending construct inside, outermost first
         if type(sub) in kinds:

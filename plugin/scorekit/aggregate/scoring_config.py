@@ -268,8 +268,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
                     raise ck.fail("expected a mapping of subtask -> number of documents", _join(mkp, "subtask_sizes"), mraw, "subtask_sizes")
                 metrics.append(
                     MetricSpec(
-                        category=cname, benchmark=bname, name=mname,
-                        keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
+                        category=cname, benchmark=bname, name=mname, keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
                         good=ck.number(mraw["good"], _join(mkp, "good"), mraw, "good"), bad=bad,
                         weight=ck.weight(mraw, mkp), unit=ck.text(mraw, "unit", mkp),
                         description=ck.text(mraw, "description", mkp), normalizer=norm[1] if norm else None,

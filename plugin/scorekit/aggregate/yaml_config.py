@@ -114,9 +114,7 @@ def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
         except TypeError:
             raise ScorekitError("a mapping key must be a plain value", where=f"line {line}") from None
         if key in data:
-            raise ScorekitError(
-                f"duplicate key {key!r} (first at line {data.key_lines[key]})", where=f"line {line}"
-            )
+            raise ScorekitError(f"duplicate key {key!r} (first at line {data.key_lines[key]})", where=f"line {line}")
         data[key] = loader.construct_object(value_node, deep=True)
         data.key_lines[key] = line
     return data

@@ -214,9 +214,8 @@ def _percentiles(draws: np.ndarray, confidence: float, n: int) -> tuple[float, f
     return float(lo), float(hi)
 
 
-def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boot: int = 2000,
-                       confidence: float = 0.95, seed: int | None = 0,
-                       method: str = "percentile") -> BootstrapResult:
+def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boot: int = 2000, confidence: float = 0.95,
+                       seed: int | None = 0, method: str = "percentile") -> BootstrapResult:
     """Percentile bootstrap over questions of ``statistic(column means)``.
 
     ``values``: one value per question (shape (Q,)), or a row per question (Q, d).
@@ -245,9 +244,8 @@ def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boo
                                method=method)[0]
 
 
-def bootstrap_intervals(values: Any, statistics: Sequence[Statistic], *, n_boot: int = 2000,
-                        confidence: float = 0.95, seed: int | None = 0,
-                        method: str | Sequence[str] = "percentile") -> list[BootstrapResult]:
+def bootstrap_intervals(values: Any, statistics: Sequence[Statistic], *, n_boot: int = 2000, confidence: float = 0.95,
+                        seed: int | None = 0, method: str | Sequence[str] = "percentile") -> list[BootstrapResult]:
     """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
     (one resampling pass however many statistics). ``method``: one for all statistics, or one
     per statistic (``"percentile"`` and ``"basic"`` intervals from the same draws).
@@ -281,8 +279,7 @@ def bootstrap_intervals(values: Any, statistics: Sequence[Statistic], *, n_boot:
 
 
 def paired_bootstrap(a: Any, b: Any, statistic: Statistic | None = None, *, n_boot: int = 2000,
-                     confidence: float = 0.95, seed: int | None = 0,
-                     method: str = "percentile") -> BootstrapResult:
+                     confidence: float = 0.95, seed: int | None = 0, method: str = "percentile") -> BootstrapResult:
     """Difference statistic(a) - statistic(b) with a paired percentile-bootstrap interval
     (``method="basic"``: the reverse-percentile one, for biased statistics such as spreads).
 

@@ -290,9 +290,8 @@ def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: n
     return boundary_safe(r.estimate, (r.ci_low, r.ci_high), n_q, confidence)
 
 
-def summarize(records: Iterable[Record | Any], *, macro: bool = False,
-              equal: Callable[[Any, Any], bool] | None = None, confidence: float = 0.95,
-              intervals: bool = False) -> FamilySummary:
+def summarize(records: Iterable[Record | Any], *, macro: bool = False, equal: Callable[[Any, Any], bool] | None = None,
+              confidence: float = 0.95, intervals: bool = False) -> FamilySummary:
     """Summarize the records of ONE family (mixing families raises ScorekitError).
 
     ``intervals=True`` also computes the per-variant and spread intervals (a bootstrap: off by
@@ -386,10 +385,9 @@ def summarize(records: Iterable[Record | Any], *, macro: bool = False,
     return FamilySummary(
         accuracy_ci=acc_ci, variant_accuracy_ci=variant_ci, accuracy_range_ci=range_ci, accuracy_std_ci=std_ci,
         family=family, macro=macro, n_questions=int(complete_q.sum()), n_incomplete=n_incomplete,
-        n_records=int(idx.size), variant_accuracy=variant_accuracy,
-        accuracy=_accuracy(c_keep, cat_idx, n_cat, macro), accuracy_min=a_min, accuracy_max=a_max,
-        accuracy_range=a_max - a_min if not math.isnan(a_min) else _NAN, accuracy_std=a_std,
-        consistency_rate=float(cr), consistency_rate_ci=(float(ci[0]), float(ci[1])), agree_pairs=agree_sum,
-        total_pairs=total_sum, unparsed_rate=float((~p_keep).mean()) if idx.size else _NAN,
+        n_records=int(idx.size), variant_accuracy=variant_accuracy, accuracy=_accuracy(c_keep, cat_idx, n_cat, macro),
+        accuracy_min=a_min, accuracy_max=a_max, accuracy_range=a_max - a_min if not math.isnan(a_min) else _NAN,
+        accuracy_std=a_std, consistency_rate=float(cr), consistency_rate_ci=(float(ci[0]), float(ci[1])),
+        agree_pairs=agree_sum, total_pairs=total_sum, unparsed_rate=float((~p_keep).mean()) if idx.size else _NAN,
         incomplete_questions=incomplete_names,
     )

@@ -34,8 +34,7 @@ from scorekit.harness_outputs.keys import ungrouped
 from scorekit.robustness.records import FAMILIES
 
 __all__ = [
-    "Benchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task",
-    "parse_lighteval_task",
+    "Benchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task", "parse_lighteval_task",
 ]
 
 LETTERS = string.ascii_uppercase

@@ -36,9 +36,8 @@ from scorekit.errors import ScorekitError
 from scorekit.robustness.records import Record
 
 __all__ = [
-    "ROBUST_FAMILIES", "PERMUTATIONS", "arrangements", "canonical_map", "swap_order", "choice_answer",
-    "text_answer", "circular_accuracy", "prompt_sensitivity", "template_accuracy", "robust_metrics",
-    "read_templates",
+    "ROBUST_FAMILIES", "PERMUTATIONS", "arrangements", "canonical_map", "swap_order", "choice_answer", "text_answer",
+    "circular_accuracy", "prompt_sensitivity", "template_accuracy", "robust_metrics", "read_templates",
 ]
 
 ROBUST_FAMILIES: tuple[str, ...] = ("option_order", "prompt", "non_greedy")
