@@ -186,16 +186,9 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
     harness = results_harness(data)
     if harness is None:
         return None
-    results = data["results"]
-    if not isinstance(results, dict):
-        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
+    results = results_mapping(data, path)
     if not results:
         raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    for key, metrics in results.items():
-        if not isinstance(metrics, dict):
-            raise ScorekitError(
-                f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]'
-            )
     ts, ts_source = run_time(path, data)
     model = model_identity(data, path, harness)
     if harness == LM_EVAL:
@@ -405,6 +398,19 @@ def load_results(paths: Iterable[str | os.PathLike[str]], *,
         raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else "")
                             + _logs_hint(skipped), path=where)
     return LoadedResults(merge(files), files, skipped)
+
+
+def results_mapping(data: dict, path: str | os.PathLike) -> dict[str, dict]:
+    """``data["results"]`` of a results file, checked to map each task to a mapping of metrics
+    (else :class:`ScorekitError` naming the file and place)."""
+    results = data["results"]
+    if not isinstance(results, dict):
+        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
+    for key, metrics in results.items():
+        if not isinstance(metrics, dict):
+            raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path,
+                                where=f'results["{key}"]')
+    return results
 
 
 def check_fraction(value: Any, *, path: str | None = None, where: str | None = None) -> float:

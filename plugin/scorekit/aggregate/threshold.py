@@ -297,47 +297,23 @@ def score_models(config: "ScoringConfig", models: Mapping[str, Mapping[str, Mapp
                     reason = reasons[i][j]
                     if reason is not None and spec.weight > 0:
                         bench_missing[spec.path] = reason
-                    metric_out[spec.name] = {
-                        "score": _opt(scores[i, j]),
-                        **_uncertainty(scores[i, j], score_se[i, j], scale, z),
-                        "value": raw[i][j],
-                        "source": sources[i][j],
-                        "missing": reason,
-                        "good": spec.good,
-                        "bad": spec.bad,
-                        "weight": spec.weight,
-                        "unit": spec.unit,
-                    }
+                    metric_out[spec.name] = _scored(scores[i, j], score_se[i, j], scale, z, value=raw[i][j],
+                                                    source=sources[i][j], missing=reason, good=spec.good,
+                                                    bad=spec.bad, weight=spec.weight, unit=spec.unit)
                     j += 1
                 if bench.weight > 0:
                     cat_missing.update(bench_missing)
-                bench_out[bench.name] = {
-                    "score": _opt(bench_scores[i, k]),
-                    **_uncertainty(bench_scores[i, k], bench_se[i, k], scale, z),
-                    "weight": bench.weight,
-                    "missing": bench_missing,
-                    "metrics": metric_out,
-                }
+                bench_out[bench.name] = _scored(bench_scores[i, k], bench_se[i, k], scale, z, weight=bench.weight,
+                                                missing=bench_missing, metrics=metric_out)
                 k += 1
             if cat.weight > 0:
                 model_missing.update(cat_missing)
-            categories[cat.name] = {
-                "score": _opt(cat_scores[i, c_idx]),
-                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx], scale, z),
-                "weight": cat.weight,
-                "missing": cat_missing,
-                "benchmarks": bench_out,
-            }
-        out.append(
-            {
-                "model": name,
-                "overall": _opt(overall[i]),
-                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale, z).items()},
-                "partial": bool(model_missing) and not math.isnan(overall[i]),
-                "missing": model_missing,
-                "categories": categories,
-            }
-        )
+            categories[cat.name] = _scored(cat_scores[i, c_idx], cat_se[i, c_idx], scale, z, weight=cat.weight,
+                                           missing=cat_missing, benchmarks=bench_out)
+        out.append({"model": name, "overall": _opt(overall[i]),
+                    **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale, z).items()},
+                    "partial": bool(model_missing) and not math.isnan(overall[i]), "missing": model_missing,
+                    "categories": categories})
     return out
 
 
@@ -370,6 +346,11 @@ def _uncertainty(score: float, se: float, scale: float, z: float) -> dict[str, f
     if math.isnan(score) or math.isnan(se):
         return {"stderr": None, "ci_low": None, "ci_high": None}
     return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(scale, score + z * se))}
+
+
+def _scored(score: float, se: float, scale: float, z: float, **rest: Any) -> dict[str, Any]:
+    """One node of the output: ``score``, its :func:`_uncertainty`, then ``rest`` in order."""
+    return {"score": _opt(score), **_uncertainty(score, se, scale, z), **rest}
 
 
 def _opt(x: float) -> float | None:

@@ -102,6 +102,7 @@ def _seed_from_path(path: Path) -> int | None:
 
 
 def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
+    from scorekit.aggregate.results_files import results_mapping
     from scorekit.io import load_json
 
     data = load_json(path)
@@ -109,12 +110,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
         if explicit:
             raise ScorekitError("unknown layout: a JSON file but not an lm-eval results file (no 'results' with lm-eval's keys)", path=path)
         return None
-    results = data["results"]
-    if not isinstance(results, dict):
-        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
-    for key, metrics in results.items():
-        if not isinstance(metrics, dict):
-            raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
+    results_mapping(data, path)
     m = _RESULTS_TIME.search(path.name)
     time = m["time"] if m else ""
     return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data, run_time(path, data)[0])
