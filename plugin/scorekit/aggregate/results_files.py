@@ -201,11 +201,7 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
     else:
         tasks = {k: v for k, v in results.items() if k != "all"}
-        n_shot = {}
-        for k in tasks:
-            n = split_task_key(k)[2]
-            if n is not None:
-                n_shot[k] = n
+        n_shot = {k: n for k in tasks if (n := split_task_key(k)[2]) is not None}
         if not tasks:
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
         return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
@@ -223,10 +219,7 @@ def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
     >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
     {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
     """
-    for key in by_task:
-        if "::" in key:
-            break
-    else:  # lm-eval 0.4 and lighteval: nothing to do
+    if not any("::" in key for key in by_task):  # lm-eval 0.4 and lighteval: nothing to do
         return by_task
     plain = [ungrouped(key) for key in by_task]
     counts = Counter(plain)
@@ -293,9 +286,8 @@ def group_value(model: ModelResults, key: str, metric: str, known: dict[str, int
         if hit is None or metric not in hit[1].tasks[hit[0]]:
             return f"{what} (no group value; subtask {leaf} absent)"
         leaf_key, leaf_file = hit[0], hit[1]
-        value = check_fraction(
-            leaf_file.tasks[leaf_key][metric], path=leaf_file.path, where=f'results["{leaf_key}"]["{metric}"]'
-        )
+        value = check_fraction(leaf_file.tasks[leaf_key][metric], path=leaf_file.path,
+                               where=f'results["{leaf_key}"]["{metric}"]')
         size = _effective(leaf_file.sizes.get(leaf_key))
         if size is not None:
             sized_by.add("n-samples")
