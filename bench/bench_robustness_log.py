@@ -89,7 +89,7 @@ import sys, time
 clock = time.process_time
 t = clock()
 import numpy, scipy.special
-from scorekit.harness_outputs import iter_samples
+from scorekit.harness_outputs.samples import iter_samples
 from scorekit.robustness.readers import read_paths
 from scorekit.robustness.report import build_report, render_report
 t_import = clock() - t

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import scorekit.harness_outputs as ho
+from scorekit.harness_outputs import folders
 from scorekit.aggregate.results_files import load_results, read_results_file
 from scorekit.cli import main
 from scorekit.errors import ScorekitError
@@ -48,7 +49,7 @@ def test_fifo_and_dev_zero_are_not_opened(tmp_path):
     os.symlink("/dev/zero", tmp_path / "zero.json")
     found = _run_with_timeout(lambda: ho.walk([tmp_path]))
     assert [Path(p).name for p in found.files] == ["results_2024-01-01T00-00-00.json"]
-    assert sorted(Path(p).name for p in found.skipped[ho.SKIP_NOT_REGULAR]) == ["results_fifo.json", "zero.json"]
+    assert sorted(Path(p).name for p in found.skipped[folders.SKIP_NOT_REGULAR]) == ["results_fifo.json", "zero.json"]
     # the commands say so, and do not hang
     with pytest.raises(ScorekitError, match="no lm-eval or lighteval results files found"):
         _run_with_timeout(lambda: load_results([tmp_path]))
@@ -66,7 +67,7 @@ def test_symlink_loop_and_symlinked_model_folder(tmp_path):
     os.symlink(root, root / "loop")  # a loop is walked once
     found = _run_with_timeout(lambda: ho.walk([root]))
     assert any(Path(p).name.startswith("results_") for p in found.files)
-    assert [Path(p).name for p in found.skipped[ho.SKIP_SEEN]] == ["loop"]
+    assert [Path(p).name for p in found.skipped[folders.SKIP_SEEN]] == ["loop"]
     loaded = load_results([root])
     assert list(loaded.models) == ["corpus-org/scripted-lm"]
     assert "links to a file or folder read already" in loaded.skipped_summary()
@@ -84,7 +85,7 @@ def test_unreadable_folder_is_named(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "scandir", scandir)
     found = ho.walk([tmp_path])
-    assert found.skipped[ho.SKIP_UNREADABLE] == [str(tmp_path / "b")]
+    assert found.skipped[folders.SKIP_UNREADABLE] == [str(tmp_path / "b")]
     assert any("unreadable folders" in line and str(tmp_path / "b") in line for line in found.notes())
 
 
@@ -276,6 +277,6 @@ def test_a_file_under_two_names_is_read_once(tmp_path):
     os.link(first, tmp_path / "b" / "results_2024-01-01T00-00-00.json")
     found = ho.walk([tmp_path])
     assert found.files == [str(first)]
-    assert found.skipped[ho.SKIP_SEEN] == [str(tmp_path / "b" / "results_2024-01-01T00-00-00.json")]
+    assert found.skipped[folders.SKIP_SEEN] == [str(tmp_path / "b" / "results_2024-01-01T00-00-00.json")]
     named = ho.walk([first, tmp_path / "a"])
     assert named.files == [str(first)] and named.explicit == {str(first)} and not named.skipped

@@ -11,7 +11,7 @@ import pytest
 
 from scorekit.aggregate.results_files import discover, load_results, merge, read_results_file
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import LIGHTEVAL, LM_EVAL
+from scorekit.harness_outputs.kinds import LIGHTEVAL, LM_EVAL
 from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
 
 VALUES = {
@@ -83,7 +83,7 @@ def test_lighteval_layout_and_keys(tmp_path):
     assert rf.harness == LIGHTEVAL and rf.model == "org/light"
     assert set(rf.tasks) == {"ifeval|0", "musr:team_allocation|0"}  # "all" dropped
     assert rf.n_shot == {"ifeval|0": 0, "musr:team_allocation|0": 0}
-    from scorekit.harness_outputs import split_task_key
+    from scorekit.harness_outputs.keys import split_task_key
 
     assert split_task_key("musr:team_allocation|0") == (None, "musr:team_allocation", 0)
     assert split_task_key("leaderboard|gpqa:mc|5") == ("leaderboard", "gpqa:mc", 5)

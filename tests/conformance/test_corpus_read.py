@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from scorekit import harness_outputs as ho
+from scorekit.harness_outputs import kinds
+from scorekit.harness_outputs.runs import time_in_name
 from scorekit.aggregate.leaderboard import compute_leaderboard, shipped_config
 from scorekit.aggregate.results_files import load_results, read_results_file
 from scorekit.robustness.readers import read_paths
@@ -54,14 +56,14 @@ def test_every_corpus_file_has_a_kind():
         for path in _files(folder):
             kind = ho.file_kind(path)
             assert kind is not None, path
-            if kind == ho.RESULTS:
+            if kind == kinds.RESULTS:
                 data = json.loads(path.read_text())
-                assert ho.results_harness(data) == (ho.LM_EVAL if folder.startswith("lm-eval") else ho.LIGHTEVAL), path
+                assert ho.results_harness(data) == (kinds.LM_EVAL if folder.startswith("lm-eval") else kinds.LIGHTEVAL), path
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_results_files_model_time_and_values(folder):
-    results = [p for p in _files(folder) if ho.file_kind(p) == ho.RESULTS]
+    results = [p for p in _files(folder) if ho.file_kind(p) == kinds.RESULTS]
     assert results
     for path in results:
         run = path.relative_to(CORPUS / folder).parts[0]
@@ -69,7 +71,7 @@ def test_results_files_model_time_and_values(folder):
         assert rf.model == expected_model(folder, run), path
         # every lm-eval version writes its date field (one clock wherever the run was made);
         # lighteval has none: the time in its file name
-        assert rf.timestamp_source == ("date field" if rf.harness == ho.LM_EVAL else "file name"), path
+        assert rf.timestamp_source == ("date field" if rf.harness == kinds.LM_EVAL else "file name"), path
         for task, metrics in rf.tasks.items():
             for key, value in metrics.items():
                 if "," not in key or "_stderr" in key or not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -88,14 +90,14 @@ def test_lm_eval_samples_fields_and_counts(folder):
     files = _files(folder)
     sizes: dict[tuple[Path, str], int] = {}
     for path in files:
-        if ho.file_kind(path) == ho.RESULTS:
+        if ho.file_kind(path) == kinds.RESULTS:
             data = json.loads(path.read_text())
-            stamp = ho.time_in_name(path.name)
+            stamp = time_in_name(path.name)
             for task, n in (data.get("n-samples") or {}).items():
                 # one line per document and filter (0.4.5 has no "filter" field: count the results keys)
                 n_filters = len({k.split(",", 1)[1] for k in data["results"][task] if "," in k})
                 sizes[(path.parent, f"{task}_{stamp}")] = n["effective"] * n_filters
-    samples = [p for p in files if ho.file_kind(p) == ho.SAMPLES]
+    samples = [p for p in files if ho.file_kind(p) == kinds.SAMPLES]
     assert samples
     counted = 0
     for path in samples:
@@ -117,7 +119,7 @@ def test_lighteval_details_columns(folder):
         {"doc", "metric", "model_response"} if _version(folder) >= (0, 11)
         else {"choices", "example", "gold", "gold_index", "metrics", "predictions", "specifics"}
     )
-    details = [p for p in _files(folder) if ho.file_kind(p) == ho.DETAILS]
+    details = [p for p in _files(folder) if ho.file_kind(p) == kinds.DETAILS]
     assert details
     for path in details:
         table = pq.read_table(path)

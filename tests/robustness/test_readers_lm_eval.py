@@ -133,7 +133,7 @@ def test_scorekit_logs_with_full_maps_read_the_same(scorekit_logs, tmp_path):
     """Logs written before the compact maps (full identity maps, ``variant_kind``) give the same
     records as the compact ones."""
     from scorekit.robustness.grading import original_index
-    from scorekit.robustness.variants import swap_order
+    from scorekit.robustness.robustify import swap_order
 
     empty_maps = shown_maps = files = 0
     for src in sorted(scorekit_logs["scorekit"].rglob("samples_*option_order*mmlu_pro*.jsonl")):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from scorekit.aggregate.results_files import ModelResults
-from scorekit.harness_outputs import LIGHTEVAL
+from scorekit.harness_outputs.kinds import LIGHTEVAL
 from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
@@ -65,12 +65,8 @@ class LeaderboardRow:
         scores_ci_low / scores_ci_high (95%) and indistinguishable_from_best."""
         cis = self.intervals()
         return {
-            "model": self.model,
-            "scores": dict(self.scores),
-            "raw": dict(self.raw),
-            "missing": list(self.missing),
-            "sources": list(self.sources),
-            "stderr": dict(self.stderr),
+            "model": self.model, "scores": dict(self.scores), "raw": dict(self.raw), "missing": list(self.missing),
+            "sources": list(self.sources), "stderr": dict(self.stderr),
             "scores_ci_low": {c: ci[0] if ci else None for c, ci in cis.items()},
             "scores_ci_high": {c: ci[1] if ci else None for c, ci in cis.items()},
             "indistinguishable_from_best": self.indistinguishable_from_best,
@@ -130,9 +126,8 @@ def config_for(model: ModelResults, configs: Sequence[ScoringConfig]) -> Scoring
     return next((c for c in configs if c.harness != LIGHTEVAL), configs[0])
 
 
-def compute_leaderboard(
-    models: Iterable[ModelResults], config: ScoringConfig | Sequence[ScoringConfig]
-) -> list[LeaderboardRow]:
+def compute_leaderboard(models: Iterable[ModelResults],
+                        config: ScoringConfig | Sequence[ScoringConfig]) -> list[LeaderboardRow]:
     """Rows for all ``models``, best Average first; rows without an Average follow, by name.
 
     ``config`` is one config for every model, or several to choose from by harness

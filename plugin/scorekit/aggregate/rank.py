@@ -225,18 +225,10 @@ def _literal(node: ast.AST, path: str, label: str) -> Any:
 
 def _describe(node: ast.AST) -> str:
     kinds = {
-        ast.Call: "a function call",
-        ast.Import: "an import",
-        ast.ImportFrom: "an import",
-        ast.Attribute: "attribute access",
-        ast.Name: "a name",
-        ast.Lambda: "a lambda",
-        ast.FunctionDef: "a function definition",
-        ast.ClassDef: "a class definition",
-        ast.ListComp: "a comprehension",
-        ast.SetComp: "a comprehension",
-        ast.DictComp: "a comprehension",
-        ast.GeneratorExp: "a comprehension",
+        ast.Call: "a function call", ast.Import: "an import", ast.ImportFrom: "an import",
+        ast.Attribute: "attribute access", ast.Name: "a name", ast.Lambda: "a lambda",
+        ast.FunctionDef: "a function definition", ast.ClassDef: "a class definition", ast.ListComp: "a comprehension",
+        ast.SetComp: "a comprehension", ast.DictComp: "a comprehension", ast.GeneratorExp: "a comprehension",
     }
     for sub in ast.walk(node):  # the first offending construct inside, outermost first
         if type(sub) in kinds:
@@ -408,16 +400,10 @@ def _tied(row: RankRow) -> str:
 
 def _cells(row: RankRow) -> list[str]:
     return [
-        str(row.position),
-        one_line(row.model),
-        f"{row.score:.3f}",
-        "N/A" if row.std is None else f"{row.std:.3f}",
-        str(row.n_benchmarks),
-        "N/A" if row.cost is None else str(row.cost),
-        _interval(row.score_ci),
+        str(row.position), one_line(row.model), f"{row.score:.3f}", "N/A" if row.std is None else f"{row.std:.3f}",
+        str(row.n_benchmarks), "N/A" if row.cost is None else str(row.cost), _interval(row.score_ci),
         _interval(row.std_ci),
-        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]",
-        _tied(row),
+        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]", _tied(row),
     ]
 
 

@@ -48,10 +48,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import (
-    LM_EVAL, WALK_SKIPS, find_task_key, model_identity, results_harness, run_time, split_task_key, ungrouped,
-    walk,
-)
+from scorekit.harness_outputs.folders import WALK_SKIPS, walk
+from scorekit.harness_outputs.identity import model_identity
+from scorekit.harness_outputs.keys import find_task_key, split_task_key, ungrouped
+from scorekit.harness_outputs.kinds import LM_EVAL, results_harness
+from scorekit.harness_outputs.runs import run_time
 from scorekit.io import load_json
 
 
@@ -134,7 +135,7 @@ class LoadedResults:
     def skipped_summary(self) -> str | None:
         """One line saying what a directory walk skipped, or None when nothing was. Files that
         are not results are counted with an example; what the walk left out (hidden, linked
-        twice, not regular, unreadable: :data:`scorekit.harness_outputs.WALK_SKIPS`) is named."""
+        twice, not regular, unreadable: :data:`scorekit.harness_outputs.folders.WALK_SKIPS`) is named."""
         if not any(self.skipped.values()):
             return None
         total = sum(len(v) for v in self.skipped.values())
@@ -185,16 +186,9 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
     harness = results_harness(data)
     if harness is None:
         return None
-    results = data["results"]
-    if not isinstance(results, dict):
-        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
+    results = results_mapping(data, path)
     if not results:
         raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    for key, metrics in results.items():
-        if not isinstance(metrics, dict):
-            raise ScorekitError(
-                f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]'
-            )
     ts, ts_source = run_time(path, data)
     model = model_identity(data, path, harness)
     if harness == LM_EVAL:
@@ -207,11 +201,7 @@ def read_results_file(path: str | os.PathLike[str], data: Any = None) -> Results
         sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
     else:
         tasks = {k: v for k, v in results.items() if k != "all"}
-        n_shot = {}
-        for k in tasks:
-            n = split_task_key(k)[2]
-            if n is not None:
-                n_shot[k] = n
+        n_shot = {k: n for k in tasks if (n := split_task_key(k)[2]) is not None}
         if not tasks:
             raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
         return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
@@ -229,10 +219,7 @@ def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
     >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
     {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
     """
-    for key in by_task:
-        if "::" in key:
-            break
-    else:  # lm-eval 0.4 and lighteval: nothing to do
+    if not any("::" in key for key in by_task):  # lm-eval 0.4 and lighteval: nothing to do
         return by_task
     plain = [ungrouped(key) for key in by_task]
     counts = Counter(plain)
@@ -299,9 +286,8 @@ def group_value(model: ModelResults, key: str, metric: str, known: dict[str, int
         if hit is None or metric not in hit[1].tasks[hit[0]]:
             return f"{what} (no group value; subtask {leaf} absent)"
         leaf_key, leaf_file = hit[0], hit[1]
-        value = check_fraction(
-            leaf_file.tasks[leaf_key][metric], path=leaf_file.path, where=f'results["{leaf_key}"]["{metric}"]'
-        )
+        value = check_fraction(leaf_file.tasks[leaf_key][metric], path=leaf_file.path,
+                               where=f'results["{leaf_key}"]["{metric}"]')
         size = _effective(leaf_file.sizes.get(leaf_key))
         if size is not None:
             sized_by.add("n-samples")
@@ -350,9 +336,8 @@ def _effective(entry: Any) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
-def load_results(
-    paths: Iterable[str | os.PathLike[str]], *, on_file: Callable[[int, int], None] | None = None
-) -> LoadedResults:
+def load_results(paths: Iterable[str | os.PathLike[str]], *,
+                 on_file: Callable[[int, int], None] | None = None) -> LoadedResults:
     """Discover, read and merge results files (see module docstring).
 
     In a folder walk, JSON files that are not results files are skipped (and listed in
@@ -405,6 +390,19 @@ def load_results(
         raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else "")
                             + _logs_hint(skipped), path=where)
     return LoadedResults(merge(files), files, skipped)
+
+
+def results_mapping(data: dict, path: str | os.PathLike) -> dict[str, dict]:
+    """``data["results"]`` of a results file, checked to map each task to a mapping of metrics
+    (else :class:`ScorekitError` naming the file and place)."""
+    results = data["results"]
+    if not isinstance(results, dict):
+        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
+    for key, metrics in results.items():
+        if not isinstance(metrics, dict):
+            raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path,
+                                where=f'results["{key}"]')
+    return results
 
 
 def check_fraction(value: Any, *, path: str | None = None, where: str | None = None) -> float:
@@ -468,7 +466,7 @@ def stderr_value(value: Any) -> float:
 
 def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None, str]:
     """``(stderr, note)`` of ``results[key][metric]`` computed from the samples file the same
-    run wrote (:func:`scorekit.harness_outputs.run_samples_file`), for a results file without a
+    run wrote (:func:`scorekit.harness_outputs.samples.run_samples_file`), for a results file without a
     usable stderr; ``(None, note)`` saying why not when it cannot be.
 
     Per document the metric's value (a number, or IFEval's list of 0/1 instruction results;
@@ -479,7 +477,7 @@ def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None
     and nothing is computed. A samples file that cannot be read is named in the note, never an
     error: the stderr is extra, the results are read already.
     """
-    from scorekit.harness_outputs import iter_samples, run_samples_file
+    from scorekit.harness_outputs.samples import iter_samples, run_samples_file
     from scorekit.metrics.intervals import clustered_stderr
 
     if rf.harness != LM_EVAL:

@@ -126,9 +126,8 @@ def _run_time_of(model: ModelResults) -> Callable[[str], Any]:
     return lambda key: (files[key].timestamp, files[key].path) if key in files else (0, "")
 
 
-def score_results(
-    models: Iterable[ModelResults], config: ScoringConfig, *, missing: str = "partial", fractions: bool = False
-) -> tuple[list[dict[str, Any]], Inputs]:
+def score_results(models: Iterable[ModelResults], config: ScoringConfig, *, missing: str = "partial",
+                  fractions: bool = False) -> tuple[list[dict[str, Any]], Inputs]:
     """``(scored models, inputs)``: :func:`gather`, then :func:`scorekit.aggregate.threshold.score_models`
     (one dict per model, in input order, each with its ``sources``)."""
     from scorekit.aggregate.threshold import BadValue, NormalizerError, score_models

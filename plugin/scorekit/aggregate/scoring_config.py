@@ -252,10 +252,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
             for mname, mraw in metrics_raw.items():
                 mkp = f"{bkp}.metrics.{mname}"
                 mraw = ck.mapping(
-                    mraw,
-                    mkp,
-                    metrics_raw,
-                    mname,
+                    mraw, mkp, metrics_raw, mname,
                     {"key", "good", "bad", "num_choices", "weight", "unit", "description", "normalizer", "subtask_sizes"},
                     {"key", "good"},
                 )
@@ -271,16 +268,10 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
                     raise ck.fail("expected a mapping of subtask -> number of documents", _join(mkp, "subtask_sizes"), mraw, "subtask_sizes")
                 metrics.append(
                     MetricSpec(
-                        category=cname,
-                        benchmark=bname,
-                        name=mname,
-                        keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
-                        good=ck.number(mraw["good"], _join(mkp, "good"), mraw, "good"),
-                        bad=bad,
-                        weight=ck.weight(mraw, mkp),
-                        unit=ck.text(mraw, "unit", mkp),
-                        description=ck.text(mraw, "description", mkp),
-                        normalizer=norm[1] if norm else None,
+                        category=cname, benchmark=bname, name=mname, keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
+                        good=ck.number(mraw["good"], _join(mkp, "good"), mraw, "good"), bad=bad,
+                        weight=ck.weight(mraw, mkp), unit=ck.text(mraw, "unit", mkp),
+                        description=ck.text(mraw, "description", mkp), normalizer=norm[1] if norm else None,
                         normalizer_name=norm[0] if norm else None,
                         subtask_sizes=tuple((str(k), ck.count(v, f"{mkp}.subtask_sizes.{k}", sizes, k, 1)) for k, v in sizes.items()),
                     )

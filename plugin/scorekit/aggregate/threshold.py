@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from scorekit.aggregate.results_files import stderr_key, stderr_value
-from scorekit.harness_outputs import find_task_key
+from scorekit.harness_outputs.keys import find_task_key
 
 if TYPE_CHECKING:
     from scorekit.aggregate.scoring_config import MetricSpec, ScoringConfig
@@ -61,9 +61,8 @@ def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.nda
     return score
 
 
-def weighted_mean(
-    scores: ArrayLike, weights: ArrayLike, *, axis: int = -1, strict: bool = False
-) -> np.ndarray | float:
+def weighted_mean(scores: ArrayLike, weights: ArrayLike, *, axis: int = -1,
+                  strict: bool = False) -> np.ndarray | float:
     """Weighted mean along ``axis`` ignoring entries without a score (NaN) or with weight 0.
 
     mean = Σ wᵢ sᵢ / Σ wᵢ over i with wᵢ > 0 and sᵢ not NaN (weights renormalized over the
@@ -93,13 +92,8 @@ def weighted_mean(
     return mean
 
 
-def roll_up(
-    scores: ArrayLike,
-    groups: Sequence[Sequence[int]],
-    weights: ArrayLike,
-    *,
-    strict: bool = False,
-) -> np.ndarray:
+def roll_up(scores: ArrayLike, groups: Sequence[Sequence[int]], weights: ArrayLike, *,
+            strict: bool = False) -> np.ndarray:
     """One level of the hierarchy: ``scores`` (models × children) → (models × groups).
 
     ``groups[j]`` lists the child columns of group j; ``weights[i]`` is child i's weight.
@@ -118,9 +112,8 @@ def roll_up(
     return out
 
 
-def roll_up_stderr(
-    scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Sequence[int]], weights: ArrayLike
-) -> np.ndarray:
+def roll_up_stderr(scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Sequence[int]],
+                   weights: ArrayLike) -> np.ndarray:
     """Stderr of each group score of :func:`roll_up` (children independent: different metrics
     and benchmarks): sqrt(sum_i (w_i se_i)^2) / sum_i w_i over the counted children (w_i > 0,
     a score present), the same renormalized weights as :func:`weighted_mean`. NaN when a
@@ -167,11 +160,8 @@ class NormalizerError(ValueError):
     """A custom normalizer raised, or returned something other than a number in [0, 1]."""
 
 
-def lookup_value(
-    tasks: Mapping[str, Mapping[str, Any]],
-    keys: Sequence[tuple[str, str]],
-    newest: Callable[[str], Any] | None = None,
-) -> tuple[Any, str | None, str | None]:
+def lookup_value(tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[str, str]],
+                 newest: Callable[[str], Any] | None = None) -> tuple[Any, str | None, str | None]:
     """First present ``(task, metric)`` of ``keys`` in one model's ``{task: {metric: value}}``.
 
     A task is found by :func:`scorekit.harness_outputs.find_task_key`: its exact key, else a
@@ -188,13 +178,9 @@ def lookup_value(
     return None, None, None
 
 
-def score_models(
-    config: "ScoringConfig",
-    models: Mapping[str, Mapping[str, Mapping[str, Any]]],
-    *,
-    missing: str = "partial",
-    newest: Mapping[str, Callable[[str], Any]] | None = None,
-) -> list[dict[str, Any]]:
+def score_models(config: "ScoringConfig", models: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
+                 missing: str = "partial",
+                 newest: Mapping[str, Callable[[str], Any]] | None = None) -> list[dict[str, Any]]:
     """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
 
     Metric score: ``threshold_score(value, good, bad)``, or the metric's custom normalizer,
@@ -238,8 +224,7 @@ def score_models(
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise BadValue(
                     f"model {name!r}, metric {spec.path}: results[{task!r}][{metric!r}] is not a number: {value!r}",
-                    name,
-                    task,
+                    name, task,
                 )
             raw[i][j] = None if math.isnan(value) else float(value)
             if math.isnan(value):
@@ -312,47 +297,23 @@ def score_models(
                     reason = reasons[i][j]
                     if reason is not None and spec.weight > 0:
                         bench_missing[spec.path] = reason
-                    metric_out[spec.name] = {
-                        "score": _opt(scores[i, j]),
-                        **_uncertainty(scores[i, j], score_se[i, j], scale, z),
-                        "value": raw[i][j],
-                        "source": sources[i][j],
-                        "missing": reason,
-                        "good": spec.good,
-                        "bad": spec.bad,
-                        "weight": spec.weight,
-                        "unit": spec.unit,
-                    }
+                    metric_out[spec.name] = _scored(scores[i, j], score_se[i, j], scale, z, value=raw[i][j],
+                                                    source=sources[i][j], missing=reason, good=spec.good,
+                                                    bad=spec.bad, weight=spec.weight, unit=spec.unit)
                     j += 1
                 if bench.weight > 0:
                     cat_missing.update(bench_missing)
-                bench_out[bench.name] = {
-                    "score": _opt(bench_scores[i, k]),
-                    **_uncertainty(bench_scores[i, k], bench_se[i, k], scale, z),
-                    "weight": bench.weight,
-                    "missing": bench_missing,
-                    "metrics": metric_out,
-                }
+                bench_out[bench.name] = _scored(bench_scores[i, k], bench_se[i, k], scale, z, weight=bench.weight,
+                                                missing=bench_missing, metrics=metric_out)
                 k += 1
             if cat.weight > 0:
                 model_missing.update(cat_missing)
-            categories[cat.name] = {
-                "score": _opt(cat_scores[i, c_idx]),
-                **_uncertainty(cat_scores[i, c_idx], cat_se[i, c_idx], scale, z),
-                "weight": cat.weight,
-                "missing": cat_missing,
-                "benchmarks": bench_out,
-            }
-        out.append(
-            {
-                "model": name,
-                "overall": _opt(overall[i]),
-                **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale, z).items()},
-                "partial": bool(model_missing) and not math.isnan(overall[i]),
-                "missing": model_missing,
-                "categories": categories,
-            }
-        )
+            categories[cat.name] = _scored(cat_scores[i, c_idx], cat_se[i, c_idx], scale, z, weight=cat.weight,
+                                           missing=cat_missing, benchmarks=bench_out)
+        out.append({"model": name, "overall": _opt(overall[i]),
+                    **{f"overall_{k}": v for k, v in _uncertainty(overall[i], overall_se[i], scale, z).items()},
+                    "partial": bool(model_missing) and not math.isnan(overall[i]), "missing": model_missing,
+                    "categories": categories})
     return out
 
 
@@ -385,6 +346,11 @@ def _uncertainty(score: float, se: float, scale: float, z: float) -> dict[str, f
     if math.isnan(score) or math.isnan(se):
         return {"stderr": None, "ci_low": None, "ci_high": None}
     return {"stderr": float(se), "ci_low": float(max(0.0, score - z * se)), "ci_high": float(min(scale, score + z * se))}
+
+
+def _scored(score: float, se: float, scale: float, z: float, **rest: Any) -> dict[str, Any]:
+    """One node of the output: ``score``, its :func:`_uncertainty`, then ``rest`` in order."""
+    return {"score": _opt(score), **_uncertainty(score, se, scale, z), **rest}
 
 
 def _opt(x: float) -> float | None:

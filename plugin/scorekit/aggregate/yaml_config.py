@@ -83,8 +83,7 @@ def _check_expansion(root: yaml.Node) -> None:
         sizes[id(node)] = total
         if total > YAML_VALUES_MAX:
             raise ScorekitError(
-                f"aliases expand to more than {YAML_VALUES_MAX} values (anchor/alias bomb?)",
-                where=f"line {here}",
+                f"aliases expand to more than {YAML_VALUES_MAX} values (anchor/alias bomb?)", where=f"line {here}",
             )
         return total
 
@@ -115,9 +114,7 @@ def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
         except TypeError:
             raise ScorekitError("a mapping key must be a plain value", where=f"line {line}") from None
         if key in data:
-            raise ScorekitError(
-                f"duplicate key {key!r} (first at line {data.key_lines[key]})", where=f"line {line}"
-            )
+            raise ScorekitError(f"duplicate key {key!r} (first at line {data.key_lines[key]})", where=f"line {line}")
         data[key] = loader.construct_object(value_node, deep=True)
         data.key_lines[key] = line
     return data

@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.errors import ScorekitError
     from scorekit.export.every_eval_ever import build_document, document_uuid
     from scorekit.export.sources import collect_facts
-    from scorekit.harness_outputs import file_kind, walk
+    from scorekit.harness_outputs.folders import walk
+    from scorekit.harness_outputs.kinds import file_kind
     from scorekit.inspect_logs import is_inspect_log
     from scorekit.io import check_output, emit, note, refuse_input_as_output, write_text_atomic
 

@@ -76,7 +76,7 @@ class _Table:
 
 
 def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    from scorekit.harness_outputs import iter_samples
+    from scorekit.harness_outputs.samples import iter_samples
 
     for lineno, row in iter_samples(path):
         if "doc_id" not in row:
@@ -120,7 +120,7 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     """Per-question tables of one SCORE task (complete questions only, as the report does)."""
     from scorekit.metrics import consistency_counts
-    from scorekit.robustness.analysis import _cr_name, variant_metric_name
+    from scorekit.robustness.analysis import cr_name, variant_metric_name
     from scorekit.robustness.grading import equal_for
 
     by_q: dict[str, dict[int, Any]] = defaultdict(dict)
@@ -137,7 +137,7 @@ def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     correct = np.array([[float(by_q[q][i].correct) for i in range(v)] for q in complete])
     agree, total = consistency_counts([[by_q[q][i].answer for i in range(v)] for q in complete],
                                       equal=equal_for(sample_set.task.benchmark))
-    out = {_cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total]))}
+    out = {cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total]))}
     if family == "non_greedy":
         out["non_greedy_accuracy"] = MetricValues("mean", complete, correct.mean(axis=1))
         return out
@@ -155,7 +155,10 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.aggregate.results_files import read_results_file
     from scorekit.robustness.readers import classify_task
-    from scorekit.harness_outputs import details_model, run_time, samples_name, walk
+    from scorekit.harness_outputs.folders import walk
+    from scorekit.harness_outputs.identity import details_model
+    from scorekit.harness_outputs.kinds import samples_name
+    from scorekit.harness_outputs.runs import run_time
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers.lighteval_details import parse_details_name
 

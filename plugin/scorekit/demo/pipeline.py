@@ -281,7 +281,7 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
 
     from scorekit.aggregate.leaderboard import AVERAGE, columns as column_names
     from scorekit.aggregate.threshold import threshold_score
-    from scorekit.harness_outputs import ungrouped
+    from scorekit.harness_outputs.keys import ungrouped
     from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
 
     records: dict[str, dict[str, list]] = {}

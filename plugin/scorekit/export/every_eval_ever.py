@@ -175,7 +175,7 @@ def _result(task: str, facts: TaskFacts | None, config: dict, score_details: dic
 def _belongs(key: str, robust_tasks: set[str]) -> bool:
     """Is a results key a SCORE task's or SCORE group's own entry (lm-eval ``prompt_robustness_agieval_*``,
     ``score_prompt_robustness_agieval``; lighteval ``<task>:template_3|0``)?"""
-    from scorekit.harness_outputs import split_task_key
+    from scorekit.harness_outputs.keys import split_task_key
     from scorekit.robustness.benchmarks import parse_lighteval_task
     from scorekit.robustness.readers import classify_task
 

@@ -47,7 +47,7 @@ class TaskFacts:
 
 
 def _lm_eval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
-    from scorekit.harness_outputs import ungrouped
+    from scorekit.harness_outputs.keys import ungrouped
 
     version = data.get("lm_eval_version")
     version = version if isinstance(version, str) and version else "unknown"
@@ -110,7 +110,9 @@ def _inspect(path: str) -> tuple[str, str, TaskFacts]:
 def collect_facts(root: str | os.PathLike[str], model: str) -> dict[str, TaskFacts]:
     """Facts of every task of ``model``'s run under ``root`` (a folder or a file), by task key
     as :func:`scorekit.compare.inputs.read_run` names tasks (lm-eval keys without ``group::``)."""
-    from scorekit.harness_outputs import results_harness, run_time, walk
+    from scorekit.harness_outputs.folders import walk
+    from scorekit.harness_outputs.kinds import results_harness
+    from scorekit.harness_outputs.runs import run_time
     from scorekit.inspect_logs import is_inspect_log
     from scorekit.io import load_json
 
@@ -140,6 +142,6 @@ def collect_facts(root: str | os.PathLike[str], model: str) -> dict[str, TaskFac
 
 def facts_for(found: dict[str, TaskFacts], key: str) -> TaskFacts | None:
     """The facts of a table's task key: as is, else without lm-eval 0.5's ``group::``."""
-    from scorekit.harness_outputs import ungrouped
+    from scorekit.harness_outputs.keys import ungrouped
 
     return found.get(key) or found.get(ungrouped(key))

@@ -7,8 +7,8 @@ module per rule: :mod:`~scorekit.harness_outputs.folders` (finding files),
 :mod:`~scorekit.harness_outputs.kinds` (telling files apart),
 :mod:`~scorekit.harness_outputs.identity` (model identity),
 :mod:`~scorekit.harness_outputs.samples` (reading samples), :mod:`~scorekit.harness_outputs.runs`
-(run time) and :mod:`~scorekit.harness_outputs.keys` (task keys); everything is importable from
-here.
+(run time) and :mod:`~scorekit.harness_outputs.keys` (task keys). The functions the table of
+``docs/harness-outputs.md`` names are importable from here; everything else from its module.
 
 Finding files (:func:`walk`)
     Paths named by the user are taken as given. Folders are walked recursively in sorted order
@@ -61,63 +61,12 @@ Task keys (:func:`split_task_key`, :func:`key_matches`, :func:`find_task_key`)
 
 from __future__ import annotations
 
-from scorekit.harness_outputs.identity import MODEL_ARG_KEYS, details_model, is_random_id, model_from_args, model_identity
-from scorekit.harness_outputs.keys import find_task_key, key_matches, split_task_key, ungrouped
-from scorekit.harness_outputs.kinds import (
-    DETAILS,
-    LIGHTEVAL,
-    LM_EVAL,
-    LM_EVAL_MARKERS,
-    RESULTS,
-    SAMPLES,
-    SAMPLES_NAME,
-    TIME_PATTERN,
-    file_kind,
-    results_harness,
-    samples_name,
-)
-from scorekit.harness_outputs.runs import run_time, time_in_name
-from scorekit.harness_outputs.samples import iter_samples, run_samples_file
-from scorekit.harness_outputs.folders import (
-    SKIP_HIDDEN,
-    SKIP_NOT_REGULAR,
-    SKIP_SEEN,
-    SKIP_UNREADABLE,
-    WALK_SKIPS,
-    Walk,
-    walk,
-)
+from scorekit.harness_outputs.folders import walk
+from scorekit.harness_outputs.identity import details_model, model_identity
+from scorekit.harness_outputs.keys import find_task_key, key_matches, split_task_key
+from scorekit.harness_outputs.kinds import file_kind, results_harness
+from scorekit.harness_outputs.runs import run_time
+from scorekit.harness_outputs.samples import iter_samples
 
-__all__ = [
-    "LM_EVAL",
-    "LIGHTEVAL",
-    "RESULTS",
-    "SAMPLES",
-    "DETAILS",
-    "Walk",
-    "walk",
-    "file_kind",
-    "results_harness",
-    "model_identity",
-    "details_model",
-    "is_random_id",
-    "time_in_name",
-    "run_time",
-    "iter_samples",
-    "samples_name",
-    "run_samples_file",
-    "split_task_key",
-    "key_matches",
-    "find_task_key",
-    "ungrouped",
-    "LM_EVAL_MARKERS",
-    "MODEL_ARG_KEYS",
-    "model_from_args",
-    "SAMPLES_NAME",
-    "TIME_PATTERN",
-    "SKIP_HIDDEN",
-    "SKIP_NOT_REGULAR",
-    "SKIP_SEEN",
-    "SKIP_UNREADABLE",
-    "WALK_SKIPS",
-]
+__all__ = ["walk", "file_kind", "results_harness", "iter_samples", "model_identity", "details_model", "run_time",
+           "split_task_key", "key_matches", "find_task_key"]

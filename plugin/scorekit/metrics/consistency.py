@@ -125,13 +125,8 @@ def _rate(agree: np.ndarray, total: np.ndarray, parsed: np.ndarray, pooled: bool
     return float(np.mean(agree[has_pairs] / total[has_pairs]))
 
 
-def consistency_rate_interval(
-    answer_groups: Iterable[Sequence[Any]],
-    *,
-    equal: Equal | None = None,
-    pooled: bool = True,
-    confidence: float = 0.95,
-) -> tuple[float, float]:
+def consistency_rate_interval(answer_groups: Iterable[Sequence[Any]], *, equal: Equal | None = None,
+                              pooled: bool = True, confidence: float = 0.95) -> tuple[float, float]:
     """Confidence interval of :func:`consistency_rate`, with questions as independent clusters.
 
     Method: the Korn-Graubard (1998) interval for a proportion estimated from a cluster sample
@@ -166,13 +161,8 @@ def consistency_rate_interval(
     return _interval(*_counts(_groups(answer_groups), equal), pooled, confidence)
 
 
-def consistency_summary(
-    answer_groups: Iterable[Sequence[Any]],
-    *,
-    equal: Equal | None = None,
-    pooled: bool = True,
-    confidence: float = 0.95,
-) -> tuple[int, int, float, tuple[float, float]]:
+def consistency_summary(answer_groups: Iterable[Sequence[Any]], *, equal: Equal | None = None, pooled: bool = True,
+                        confidence: float = 0.95) -> tuple[int, int, float, tuple[float, float]]:
     """(agreeing pairs, total pairs, :func:`consistency_rate`, :func:`consistency_rate_interval`)
     from one count of the answers; the interval of an undefined rate is (nan, nan) with only the
     rate's warning.

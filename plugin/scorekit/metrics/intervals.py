@@ -39,21 +39,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = [
-    "BootstrapResult",
-    "bootstrap_interval",
-    "bootstrap_intervals",
-    "holm",
-    "indistinguishable",
-    "inverted_p",
-    "mcnemar_interval",
-    "mcnemar_p",
-    "paired_bootstrap",
-    "spread_statistic",
-    "std_interval",
-    "t_interval",
-    "threshold_stderr",
-    "wilson_interval",
-    "z_value",
+    "BootstrapResult", "bootstrap_interval", "bootstrap_intervals", "holm", "indistinguishable", "inverted_p",
+    "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_statistic", "std_interval", "t_interval",
+    "threshold_stderr", "wilson_interval", "z_value",
 ]
 
 Statistic = Callable[[np.ndarray], np.ndarray]
@@ -117,7 +105,11 @@ def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[A
     >>> wilson_interval(0, 0)
     (nan, nan)
     """
-    z = z_value(confidence)
+    return _wilson_z(successes, n, z_value(confidence))
+
+
+def _wilson_z(successes: Any, n: Any, z: float) -> tuple[Any, Any]:
+    """:func:`wilson_interval` at a given z (not a confidence level: z may be 0)."""
     s, m = np.asarray(successes, dtype=np.float64), np.asarray(n, dtype=np.float64)
     if np.any(s < 0) or np.any(s > m):
         raise ValueError("successes must be between 0 and n")
@@ -222,15 +214,8 @@ def _percentiles(draws: np.ndarray, confidence: float, n: int) -> tuple[float, f
     return float(lo), float(hi)
 
 
-def bootstrap_interval(
-    values: Any,
-    statistic: Statistic | None = None,
-    *,
-    n_boot: int = 2000,
-    confidence: float = 0.95,
-    seed: int | None = 0,
-    method: str = "percentile",
-) -> BootstrapResult:
+def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boot: int = 2000, confidence: float = 0.95,
+                       seed: int | None = 0, method: str = "percentile") -> BootstrapResult:
     """Percentile bootstrap over questions of ``statistic(column means)``.
 
     ``values``: one value per question (shape (Q,)), or a row per question (Q, d).
@@ -259,15 +244,8 @@ def bootstrap_interval(
                                method=method)[0]
 
 
-def bootstrap_intervals(
-    values: Any,
-    statistics: Sequence[Statistic],
-    *,
-    n_boot: int = 2000,
-    confidence: float = 0.95,
-    seed: int | None = 0,
-    method: str | Sequence[str] = "percentile",
-) -> list[BootstrapResult]:
+def bootstrap_intervals(values: Any, statistics: Sequence[Statistic], *, n_boot: int = 2000, confidence: float = 0.95,
+                        seed: int | None = 0, method: str | Sequence[str] = "percentile") -> list[BootstrapResult]:
     """:func:`bootstrap_interval` of several statistics of the same rows, on one set of draws
     (one resampling pass however many statistics). ``method``: one for all statistics, or one
     per statistic (``"percentile"`` and ``"basic"`` intervals from the same draws).
@@ -300,16 +278,8 @@ def bootstrap_intervals(
     return out
 
 
-def paired_bootstrap(
-    a: Any,
-    b: Any,
-    statistic: Statistic | None = None,
-    *,
-    n_boot: int = 2000,
-    confidence: float = 0.95,
-    seed: int | None = 0,
-    method: str = "percentile",
-) -> BootstrapResult:
+def paired_bootstrap(a: Any, b: Any, statistic: Statistic | None = None, *, n_boot: int = 2000,
+                     confidence: float = 0.95, seed: int | None = 0, method: str = "percentile") -> BootstrapResult:
     """Difference statistic(a) - statistic(b) with a paired percentile-bootstrap interval
     (``method="basic"``: the reverse-percentile one, for biased statistics such as spreads).
 
@@ -445,6 +415,17 @@ def spread_bounds(kind: str, lows: Any, highs: Any) -> tuple[float, float]:
     return smallest, largest
 
 
+def _discordant(a: Any, b: Any, check_binary: bool = False) -> tuple[int, int, int]:
+    """(n10, n01, N) of two paired runs: questions only a gets right, only b, and all shared."""
+    xa, xb = np.asarray(a), np.asarray(b)
+    if xa.shape != xb.shape or xa.ndim != 1:
+        raise ValueError("a and b must be 1-D of the same length (one 0/1 value per shared question)")
+    for x, name in ((xa, "a"), (xb, "b")) if check_binary else ():
+        if not np.isin(x, (0, 1)).all():
+            raise ValueError(f"{name} must hold only 0 and 1")
+    return int(np.sum((xa == 1) & (xb == 0))), int(np.sum((xa == 0) & (xb == 1))), len(xa)
+
+
 def mcnemar_p(a: Any, b: Any) -> float:
     """Exact two-sided McNemar p-value of two paired 0/1 runs.
 
@@ -458,14 +439,7 @@ def mcnemar_p(a: Any, b: Any) -> float:
     >>> mcnemar_p([1, 0], [1, 0])
     1.0
     """
-    xa, xb = np.asarray(a), np.asarray(b)
-    if xa.shape != xb.shape or xa.ndim != 1:
-        raise ValueError("a and b must be 1-D of the same length (one 0/1 value per shared question)")
-    for x, name in ((xa, "a"), (xb, "b")):
-        if not np.isin(x, (0, 1)).all():
-            raise ValueError(f"{name} must hold only 0 and 1")
-    ab = int(np.sum((xa == 1) & (xb == 0)))
-    ba = int(np.sum((xa == 0) & (xb == 1)))
+    ab, ba, _ = _discordant(a, b, check_binary=True)
     if ab + ba == 0:
         return 1.0
     from scipy.stats import binomtest
@@ -497,14 +471,9 @@ def mcnemar_interval(a: Any, b: Any, confidence: float = 0.95) -> tuple[float, f
     True
     """
     _check_confidence(confidence)
-    xa, xb = np.asarray(a), np.asarray(b)
-    if xa.shape != xb.shape or xa.ndim != 1:
-        raise ValueError("a and b must be 1-D of the same length (one 0/1 value per shared question)")
-    n = len(xa)
+    n10, n01, n = _discordant(a, b)
     if n == 0:
         return math.nan, math.nan
-    n10 = int(np.sum((xa == 1) & (xb == 0)))
-    n01 = int(np.sum((xa == 0) & (xb == 1)))
     nd = n10 + n01
     alpha = 1 - confidence
     from scipy.special import betaincinv
@@ -519,14 +488,6 @@ def mcnemar_interval(a: Any, b: Any, confidence: float = 0.95) -> tuple[float, f
         scale = (d_hi if bound < 0 else d_lo) if widen_down else (d_hi if bound > 0 else d_lo)
         out.append(bound * scale)
     return out[0], out[1]
-
-
-def _wilson_z(s: int, n: int, z: float) -> tuple[float, float]:
-    """Wilson interval of s of n at a given z (not a confidence level: z may be 0)."""
-    p = s / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (0.0 if s == 0 else max(0.0, centre - half)), (1.0 if s == n else min(1.0, centre + half))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -13,11 +13,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "normalized_mc_probability",
-    "gold_probability",
-    "loglikelihood_accuracy",
-    "recall_at_k",
-    "reciprocal_rank",
+    "normalized_mc_probability", "gold_probability", "loglikelihood_accuracy", "recall_at_k", "reciprocal_rank",
     "gold_ranks",
 ]
 

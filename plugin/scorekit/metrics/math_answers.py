@@ -32,12 +32,9 @@ DEFAULT_TIMEOUT = 5
 # count when their backslash is not the second half of "\\".
 _SPACING = re.compile(r"\\\\|\\[!,;: ]")
 _STRIP_SUBS = [
-    (re.compile(r"\\(?:left|right)(?![A-Za-z])"), ""),
-    (re.compile(r"\\?%"), ""),
-    (re.compile(r"\^\s*\{?\s*\\circ\s*\}?"), ""),
-    (re.compile(r"\\?\$"), ""),
-    (re.compile(r"\\[dt]frac(?![A-Za-z])"), r"\\frac"),
-    (re.compile(r"\s+"), " "),
+    (re.compile(r"\\(?:left|right)(?![A-Za-z])"), ""), (re.compile(r"\\?%"), ""),
+    (re.compile(r"\^\s*\{?\s*\\circ\s*\}?"), ""), (re.compile(r"\\?\$"), ""),
+    (re.compile(r"\\[dt]frac(?![A-Za-z])"), r"\\frac"), (re.compile(r"\s+"), " "),
 ]
 
 

@@ -9,6 +9,7 @@ correctly rounded float division. Each distinct (n, c) pair is evaluated once, s
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -48,11 +49,8 @@ def _hypergeom_apply(n: Any, c: Any, k: int, value: Callable[[int, int], float])
 
 def _tail_numerators(n: int, c: int, k: int) -> list[int]:
     """[N_0, ..., N_k] with N_m = sum_{i=m}^{min(c,k)} C(c,i) C(n-c,k-i) (so P[X >= m] = N_m / C(n,k))."""
-    terms = [math.comb(c, i) * math.comb(n - c, k - i) for i in range(k + 1)]
-    tails = [0] * (k + 2)
-    for i in range(k, -1, -1):
-        tails[i] = tails[i + 1] + terms[i]
-    return tails[: k + 1]
+    terms = [math.comb(c, i) * math.comb(n - c, k - i) for i in range(k, -1, -1)]
+    return list(itertools.accumulate(terms))[::-1]
 
 
 def _threshold(k: int, tau: float) -> int:
@@ -141,13 +139,8 @@ def avg_at_k(scores: Any, k: int | None = None) -> float | np.ndarray:
     return float(out) if out.ndim == 0 else out
 
 
-def maj_at_k(
-    answers: Sequence[Any],
-    gold: Any,
-    k: int | None = None,
-    *,
-    equal: Callable[[Any, Any], bool] | None = None,
-) -> float:
+def maj_at_k(answers: Sequence[Any], gold: Any, k: int | None = None, *,
+             equal: Callable[[Any, Any], bool] | None = None) -> float:
     """maj@k = 1 if the majority answer among the first k answers equals ``gold``, else 0.
 
     Answers should already be normalized (e.g. extracted final answers). The support of an

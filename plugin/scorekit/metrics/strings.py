@@ -15,14 +15,7 @@ import numpy as np
 
 from scorekit.metrics._validation import warn_nan
 
-__all__ = [
-    "exact_match",
-    "bow_f1",
-    "levenshtein",
-    "edit_similarity",
-    "extractive_fragments",
-    "extractiveness",
-]
+__all__ = ["exact_match", "bow_f1", "levenshtein", "edit_similarity", "extractive_fragments", "extractiveness"]
 
 Normalize = Callable[[str], str] | None
 Tokenize = Callable[[str], Sequence[Any]]
@@ -44,13 +37,8 @@ def _norm(text: str, normalize: Normalize) -> str:
     return normalize(text) if normalize else text
 
 
-def exact_match(
-    prediction: str,
-    gold: str | Sequence[str],
-    *,
-    mode: Literal["full", "prefix", "suffix"] = "full",
-    normalize: Normalize = None,
-) -> float:
+def exact_match(prediction: str, gold: str | Sequence[str], *, mode: Literal["full", "prefix", "suffix"] = "full",
+                normalize: Normalize = None) -> float:
     """1 if nu(p) == nu(g) (full), nu(p) starts with nu(g) (prefix) or ends with nu(g) (suffix).
 
     nu is ``normalize`` (identity by default). An empty gold is a prefix/suffix of everything.
@@ -71,14 +59,8 @@ def exact_match(
     return 0.0
 
 
-def bow_f1(
-    prediction: str,
-    gold: str | Sequence[str],
-    *,
-    normalize: Normalize = None,
-    tokenize: Tokenize = str.split,
-    multiset: bool = False,
-) -> float:
+def bow_f1(prediction: str, gold: str | Sequence[str], *, normalize: Normalize = None,
+           tokenize: Tokenize = str.split, multiset: bool = False) -> float:
     """Bag-of-words F1 = 2 P R / (P + R), P = |T_p ∩ T_g| / |T_p|, R = |T_p ∩ T_g| / |T_g|.
 
     T are token sets (``multiset=True``: token multisets, as SQuAD's F1). Edge cases: both
@@ -127,13 +109,8 @@ def levenshtein(a: Sequence[Any], b: Sequence[Any]) -> int:
     return int(prev[-1])
 
 
-def edit_similarity(
-    prediction: str | Sequence[Any],
-    gold: str | Sequence[Any],
-    *,
-    normalize: Normalize = None,
-    tokenize: Tokenize | None = None,
-) -> float:
+def edit_similarity(prediction: str | Sequence[Any], gold: str | Sequence[Any], *, normalize: Normalize = None,
+                    tokenize: Tokenize | None = None) -> float:
     """1 - Lev(p, g) / max(|p|, |g|), over characters (default) or ``tokenize`` tokens.
 
     Both empty -> 1. A single gold only (a string, or a token list when ``tokenize`` is None
@@ -187,13 +164,8 @@ def extractive_fragments(source: Sequence[Any], summary: Sequence[Any]) -> list[
     return out
 
 
-def extractiveness(
-    source: str,
-    summary: str,
-    *,
-    normalize: Normalize = None,
-    tokenize: Tokenize = str.split,
-) -> dict[str, float]:
+def extractiveness(source: str, summary: str, *, normalize: Normalize = None,
+                   tokenize: Tokenize = str.split) -> dict[str, float]:
     """Extractiveness of a summary (Grusky et al. 2018), with F its extractive fragments:
 
     coverage = sum_f |f| / |S|, density = sum_f |f|^2 / |S|, compression = |A| / |S|
@@ -210,8 +182,4 @@ def extractiveness(
         return {"coverage": nan, "density": nan, "compression": nan}
     frags = extractive_fragments(src, summ)
     n = len(summ)
-    return {
-        "coverage": sum(frags) / n,
-        "density": sum(f * f for f in frags) / n,
-        "compression": len(src) / n,
-    }
+    return {"coverage": sum(frags) / n, "density": sum(f * f for f in frags) / n, "compression": len(src) / n}

@@ -52,7 +52,7 @@ import numpy as np
 from scorekit.errors import ScorekitError
 from scorekit.robustness.records import FAMILIES, Record, as_record
 
-__all__ = ["FamilySummary", "summarize", "accuracy", "unparsed_rate", "metric_names", "spread_metric_names"]
+__all__ = ["FamilySummary", "summarize", "accuracy", "accuracy_name", "unparsed_rate", "metric_names", "spread_metric_names"]
 
 LETTERS = string.ascii_uppercase
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
@@ -60,11 +60,14 @@ _NAN = float("nan")
 LIMIT_HINT = "with --limit use a multiple of the variants per question"  # lm-eval's flag; reports of other harnesses replace it
 
 
-def _acc_word(macro: bool) -> str:
+def accuracy_name(macro: bool) -> str:
+    """``macro_accuracy`` when accuracy is the mean over categories, else ``accuracy``."""
     return "macro_accuracy" if macro else "accuracy"
 
 
-def _cr_name(family: str) -> str:
+def cr_name(family: str) -> str:
+    """Upstream name of a family's consistency rate: ``consistency_rate`` (prompt),
+    ``options_consistency_rate``, ``non_greedy_consistency_rate``."""
     return {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
             "non_greedy": "non_greedy_consistency_rate"}[family]
 
@@ -72,9 +75,9 @@ def _cr_name(family: str) -> str:
 def variant_metric_name(family: str, variant: int, *, macro: bool) -> str:
     """Upstream name of one variant's accuracy: ``3_macro_accuracy``, ``per_option_accuracy_C``."""
     if family == "prompt":
-        return f"{variant}_{_acc_word(macro)}"
+        return f"{variant}_{accuracy_name(macro)}"
     if family == "option_order":
-        return f"per_option_{_acc_word(macro)}_{LETTERS[variant]}"
+        return f"per_option_{accuracy_name(macro)}_{LETTERS[variant]}"
     raise ValueError(f"family {family!r} has no per-variant accuracy metrics")
 
 
@@ -94,9 +97,9 @@ def metric_names(family: str, *, macro: bool, n_variants: int = 10) -> list[str]
     """
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}")
-    cr = _cr_name(family)
+    cr = cr_name(family)
     if family == "non_greedy":
-        head = [f"non_greedy_{_acc_word(macro)}"]
+        head = [f"non_greedy_{accuracy_name(macro)}"]
     else:
         head = [variant_metric_name(family, v, macro=macro) for v in range(n_variants)]
     return [*head, *spread_metric_names(family), cr, f"{cr}_ci_low", f"{cr}_ci_high", "unparsed_rate"]
@@ -135,13 +138,13 @@ class FamilySummary:
         """
         out: dict[str, float] = {}
         if self.family == "non_greedy":
-            out[f"non_greedy_{_acc_word(self.macro)}"] = self.accuracy
+            out[f"non_greedy_{accuracy_name(self.macro)}"] = self.accuracy
         else:
             for v in sorted(self.variant_accuracy):
                 out[variant_metric_name(self.family, v, macro=self.macro)] = self.variant_accuracy[v]
             out.update(accuracy_min=self.accuracy_min, accuracy_max=self.accuracy_max,
                        accuracy_range=self.accuracy_range, accuracy_std=self.accuracy_std)
-        cr = _cr_name(self.family)
+        cr = cr_name(self.family)
         out[cr] = self.consistency_rate
         out[f"{cr}_ci_low"], out[f"{cr}_ci_high"] = self.consistency_rate_ci
         out["unparsed_rate"] = self.unparsed_rate
@@ -287,14 +290,8 @@ def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: n
     return boundary_safe(r.estimate, (r.ci_low, r.ci_high), n_q, confidence)
 
 
-def summarize(
-    records: Iterable[Record | Any],
-    *,
-    macro: bool = False,
-    equal: Callable[[Any, Any], bool] | None = None,
-    confidence: float = 0.95,
-    intervals: bool = False,
-) -> FamilySummary:
+def summarize(records: Iterable[Record | Any], *, macro: bool = False, equal: Callable[[Any, Any], bool] | None = None,
+              confidence: float = 0.95, intervals: bool = False) -> FamilySummary:
     """Summarize the records of ONE family (mixing families raises ScorekitError).
 
     ``intervals=True`` also computes the per-variant and spread intervals (a bootstrap: off by
@@ -386,25 +383,11 @@ def summarize(
     variant_ci, range_ci, std_ci, acc_ci = (_intervals(q_idx[idx], v_keep, c_keep, cat_idx, n_cat, macro, confidence)
                                             if intervals else ({}, (_NAN, _NAN), (_NAN, _NAN), (_NAN, _NAN)))
     return FamilySummary(
-        accuracy_ci=acc_ci,
-        variant_accuracy_ci=variant_ci,
-        accuracy_range_ci=range_ci,
-        accuracy_std_ci=std_ci,
-        family=family,
-        macro=macro,
-        n_questions=int(complete_q.sum()),
-        n_incomplete=n_incomplete,
-        n_records=int(idx.size),
-        variant_accuracy=variant_accuracy,
-        accuracy=_accuracy(c_keep, cat_idx, n_cat, macro),
-        accuracy_min=a_min,
-        accuracy_max=a_max,
-        accuracy_range=a_max - a_min if not math.isnan(a_min) else _NAN,
-        accuracy_std=a_std,
-        consistency_rate=float(cr),
-        consistency_rate_ci=(float(ci[0]), float(ci[1])),
-        agree_pairs=agree_sum,
-        total_pairs=total_sum,
-        unparsed_rate=float((~p_keep).mean()) if idx.size else _NAN,
+        accuracy_ci=acc_ci, variant_accuracy_ci=variant_ci, accuracy_range_ci=range_ci, accuracy_std_ci=std_ci,
+        family=family, macro=macro, n_questions=int(complete_q.sum()), n_incomplete=n_incomplete,
+        n_records=int(idx.size), variant_accuracy=variant_accuracy, accuracy=_accuracy(c_keep, cat_idx, n_cat, macro),
+        accuracy_min=a_min, accuracy_max=a_max, accuracy_range=a_max - a_min if not math.isnan(a_min) else _NAN,
+        accuracy_std=a_std, consistency_rate=float(cr), consistency_rate_ci=(float(ci[0]), float(ci[1])),
+        agree_pairs=agree_sum, total_pairs=total_sum, unparsed_rate=float((~p_keep).mean()) if idx.size else _NAN,
         incomplete_questions=incomplete_names,
     )

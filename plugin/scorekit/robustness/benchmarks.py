@@ -30,18 +30,11 @@ import re
 import string
 from dataclasses import dataclass
 
-from scorekit.harness_outputs import ungrouped
+from scorekit.harness_outputs.keys import ungrouped
 from scorekit.robustness.records import FAMILIES
 
 __all__ = [
-    "Benchmark",
-    "Subset",
-    "BENCHMARKS",
-    "TaskName",
-    "get",
-    "classify_task",
-    "lighteval_task",
-    "parse_lighteval_task",
+    "Benchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task", "parse_lighteval_task",
 ]
 
 LETTERS = string.ascii_uppercase
@@ -114,8 +107,10 @@ class Benchmark:
 
     @property
     def accuracy_name(self) -> str:
-        """``macro_accuracy`` when accuracy is the mean over categories, else ``accuracy``."""
-        return "macro_accuracy" if self.macro else "accuracy"
+        """:func:`scorekit.robustness.analysis.accuracy_name` of this benchmark."""
+        from scorekit.robustness.analysis import accuracy_name
+
+        return accuracy_name(self.macro)
 
     def metric_names(self, family: str, n_variants: int | None = None) -> list[str]:
         """Every metric a task of ``family`` reports (option order: one per position up to
@@ -144,10 +139,9 @@ class Benchmark:
 
 BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
     Benchmark(
-        key="mmlu_pro", label="MMLU-Pro",
-        dataset_path="TIGER-Lab/MMLU-Pro", dataset_name="default",
-        fields=("question_id", "question", "options", "answer_index", "category"),
-        options=10, macro=True, template_dir="mmlu_pro", fewshot_split="validation",
+        key="mmlu_pro", label="MMLU-Pro", dataset_path="TIGER-Lab/MMLU-Pro", dataset_name="default",
+        fields=("question_id", "question", "options", "answer_index", "category"), options=10, macro=True,
+        template_dir="mmlu_pro", fewshot_split="validation",
     ),
     Benchmark(
         key="agieval", label="AGIEval",

@@ -37,11 +37,7 @@ import re
 from scorekit.metrics.math_answers import normalize_math_answer
 
 __all__ = [
-    "extract_choice",
-    "extract_boxed",
-    "boxed_entries",
-    "extract_math_answer",
-    "normalize_math_answer",
+    "extract_choice", "extract_boxed", "boxed_entries", "extract_math_answer", "normalize_math_answer",
     "math_gold_answer",
 ]
 
@@ -197,12 +193,10 @@ def extract_math_answer(text: str | None) -> str | None:
         return None
     boxed = extract_boxed(text)
     if boxed is None:
-        last = None
-        for last in _FINAL.finditer(text):
-            pass
-        if last is None:
+        finals = _FINAL.findall(text)  # one group: the answers after each "final answer is"
+        if not finals:
             return None
-        boxed = last.group("a")
+        boxed = finals[-1]
     return normalize_math_answer(boxed)
 
 
@@ -218,17 +212,10 @@ def math_gold_answer(solution: str, problem: str, corrections: dict[str, str] | 
     Unless the problem asks for an equation, an answer with exactly one "=" keeps its right
     side (``x=5`` -> ``5``). None when the solution boxes nothing.
     """
-    entries: list[str] = []
-    for e in boxed_entries(solution):
-        norm = normalize_math_answer(e)
-        if norm is not None and norm not in entries:
-            entries.append(norm)
+    entries = [e for e in dict.fromkeys(map(normalize_math_answer, boxed_entries(solution))) if e is not None]
     if not entries:
         return None
-    if len(entries) == 1:
-        answer = entries[0]
-    else:
-        answer = (corrections or {}).get(problem) or ", ".join(entries)
+    answer = entries[0] if len(entries) == 1 else (corrections or {}).get(problem) or ", ".join(entries)
     if answer.count("=") == 1 and not any(p in problem for p in _EQUATION_QUESTION):
         answer = answer.split("=")[1].strip()
     return normalize_math_answer(answer)

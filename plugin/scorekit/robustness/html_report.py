@@ -48,14 +48,8 @@ def _image(name: str, caption: str, png: bytes) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{html.escape(caption)}</figcaption></figure>')
 
 
-def render_html(
-    report: Any,
-    *,
-    title: str = "SCORE robustness",
-    intro: Sequence[str] = (),
-    sections: Sequence[Section] = (),
-    plots: bool = True,
-) -> str:
+def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence[str] = (),
+                sections: Sequence[Section] = (), plots: bool = True) -> str:
     """The whole page for ``report`` (a :class:`scorekit.robustness.report.Report`).
 
     ``intro`` lines are shown under the title (escaped); ``sections`` follow the robustness

@@ -28,17 +28,15 @@ def _pyplot():
     return plt
 
 
-def _families(report: dict[str, Any], family: str):
-    """Yield (label, family dict) for one family across models and benchmarks."""
+def _families(report: dict[str, Any]):
+    """Yield (label, family dict) for every family: the benchmark, after the model when there
+    are several."""
     several_models = len(report["models"]) > 1
     for model in report["models"]:
         for bench in model["benchmarks"]:
+            label = _bench_label(bench["benchmark"])
             for fam in bench["families"]:
-                if fam["family"] == family and fam.get("variant_accuracy"):
-                    label = _bench_label(bench["benchmark"])
-                    if several_models:
-                        label = f"{model['model']} · {label}"
-                    yield label, fam
+                yield (f"{model['model']} · {label}" if several_models else label), fam
 
 
 class Plot(NamedTuple):
@@ -60,15 +58,11 @@ def _png(fig) -> bytes:
 def plot_variant_accuracy(report: dict[str, Any], family: str) -> bytes | None:
     """Grouped bars of accuracy per variant (prompt template or answer position); None if the
     report has no such family."""
-    rows = list(_families(report, family))
+    rows = [(label, fam) for label, fam in _families(report) if fam["family"] == family and fam.get("variant_accuracy")]
     if not rows:
         return None
     plt = _pyplot()
-    variants: list[str] = []
-    for _, fam in rows:
-        for key in fam["variant_accuracy"]:
-            if key not in variants:
-                variants.append(key)
+    variants = list(dict.fromkeys(key for _, fam in rows for key in fam["variant_accuracy"]))
     width = 0.8 / len(rows)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(variants) * max(1, len(rows)) / 2 + 3), 4))
     for i, (label, fam) in enumerate(rows):
@@ -91,22 +85,16 @@ def plot_consistency(report: dict[str, Any]) -> bytes | None:
     """Horizontal bars of every defined consistency rate with its confidence interval (no error
     bar where there is no interval, i.e. below 10 questions); None when no CR is defined."""
     labels, values, lows, highs = [], [], [], []
-    several_models = len(report["models"]) > 1
-    for model in report["models"]:
-        for bench in model["benchmarks"]:
-            for fam in bench["families"]:
-                cr = _num(fam.get("consistency_rate"))
-                if math.isnan(cr):
-                    continue
-                ci = fam.get("consistency_rate_ci") or [None, None]
-                lo, hi = _num(ci[0]), _num(ci[1])  # nan: no interval, so no error bar
-                label = f"{_bench_label(bench['benchmark'])} · {FAMILY_LABEL.get(fam['family'], fam['family'])}"
-                if several_models:
-                    label = f"{model['model']} · {label}"
-                labels.append(label)
-                values.append(cr)
-                lows.append(cr - lo)
-                highs.append(hi - cr)
+    for label, fam in _families(report):
+        cr = _num(fam.get("consistency_rate"))
+        if math.isnan(cr):
+            continue
+        ci = fam.get("consistency_rate_ci") or [None, None]
+        lo, hi = _num(ci[0]), _num(ci[1])  # nan: no interval, so no error bar
+        labels.append(f"{label} · {FAMILY_LABEL.get(fam['family'], fam['family'])}")
+        values.append(cr)
+        lows.append(cr - lo)
+        highs.append(hi - cr)
     if not labels:
         return None
     plt = _pyplot()

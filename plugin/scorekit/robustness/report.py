@@ -70,6 +70,7 @@ import numpy as np
 
 from scorekit.errors import ScorekitError
 from scorekit.metrics.consistency import MIN_QUESTIONS
+from scorekit.robustness.analysis import accuracy_name, cr_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
@@ -173,11 +174,6 @@ _LIGHTEVAL_LIMIT_HINT = ("lighteval's --max-samples N takes N documents of each 
                          "smaller local data file")
 
 
-def layouts_of(sets: list[Any]) -> set[str]:
-    """The layouts (``lighteval``, ``scorekit``, ``upstream``...) of sample or aggregate sets."""
-    return {s.layout for s in sets}
-
-
 def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
     from scorekit.robustness.analysis import LIMIT_HINT, summarize
     from scorekit.robustness.grading import equal_for
@@ -223,17 +219,12 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
             if layouts == ["lighteval"]:
                 message = message.replace(LIMIT_HINT, _LIGHTEVAL_LIMIT_HINT)
             rep.notes.append(message.removeprefix("SCORE ") if is_robust(benchmark) else message)
-    rep.n_questions, rep.n_incomplete, rep.n_records = summary.n_questions, summary.n_incomplete, summary.n_records
+    for name in ("n_questions", "n_incomplete", "n_records", "accuracy", "accuracy_min", "accuracy_max", "accuracy_range",
+                 "accuracy_std", "consistency_rate", "consistency_rate_ci", "accuracy_range_ci", "accuracy_std_ci",
+                 "accuracy_ci", "unparsed_rate"):
+        setattr(rep, name, getattr(summary, name))
     rep.variant_accuracy = {_variant_key(family, v): a for v, a in sorted(summary.variant_accuracy.items())}
-    rep.accuracy = summary.accuracy
-    rep.accuracy_min, rep.accuracy_max = summary.accuracy_min, summary.accuracy_max
-    rep.accuracy_range, rep.accuracy_std = summary.accuracy_range, summary.accuracy_std
-    rep.consistency_rate = summary.consistency_rate
-    rep.consistency_rate_ci = summary.consistency_rate_ci
     rep.variant_accuracy_ci = {_variant_key(family, v): ci for v, ci in sorted(summary.variant_accuracy_ci.items())}
-    rep.accuracy_range_ci, rep.accuracy_std_ci = summary.accuracy_range_ci, summary.accuracy_std_ci
-    rep.accuracy_ci = summary.accuracy_ci
-    rep.unparsed_rate = summary.unparsed_rate
     if family == "non_greedy":
         left_out = set(summary.incomplete_questions)
         flags = {q: f for s in chosen for q, f in s.identical.items() if q not in left_out}
@@ -325,7 +316,7 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
     missing: list[str] = []
     macro = _macro(benchmark)
     robust = is_robust(benchmark)
-    acc_word = BENCHMARKS[benchmark].accuracy_name if benchmark in BENCHMARKS else "accuracy"
+    acc_word = accuracy_name(macro)
     runs: list[str] = []
     summarizer = [a for a in aggs if a.layout == "upstream-summarizer"]
     if family == "non_greedy" and summarizer:
@@ -381,19 +372,18 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
             accuracy = _NAN
             missing.append("overall option-order accuracy: not in the results files (their per-position accuracies "
                            "can cover different questions: a question has as many positions as options); needs the "
-                           + ("details files (lighteval --save-details)" if layouts_of(aggs) == {"lighteval"}
+                           + ("details files (lighteval --save-details)" if {a.layout for a in aggs} == {"lighteval"}
                               else "samples logs"))
     layouts = sorted({a.layout for a in used})
-    cr_name = {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
-               "non_greedy": "non_greedy_consistency_rate"}[family]
-    cr = _pick(metrics, cr_name, "consistency_rate")
-    lo, hi = _pick(metrics, f"{cr_name}_ci_low"), _pick(metrics, f"{cr_name}_ci_high")
+    cr_key = cr_name(family)
+    cr = _pick(metrics, cr_key, "consistency_rate")
+    lo, hi = _pick(metrics, f"{cr_key}_ci_low"), _pick(metrics, f"{cr_key}_ci_high")
     upstream = any(l.startswith("upstream") for l in layouts)
     if not math.isnan(cr) and upstream:
         kind = "math" if benchmark == "math" else "choice"
-        notes.append(_UPSTREAM_CR_NOTE[kind].format(metric=cr_name if family != "non_greedy" else "summarizer CR",
+        notes.append(_UPSTREAM_CR_NOTE[kind].format(metric=cr_key if family != "non_greedy" else "summarizer CR",
                                                     extra=_OPTION_DEFECT if family == "option_order" else ""))
-    cr_logged = cr_name in metrics or "consistency_rate" in metrics
+    cr_logged = cr_key in metrics or "consistency_rate" in metrics
     unparsed = _pick(metrics, "unparsed_rate")
     if not math.isnan(cr) and (math.isnan(lo) or math.isnan(hi)):
         missing.append("CR interval: not in the results files (upstream logs none); needs the samples logs" if upstream

@@ -36,17 +36,8 @@ from scorekit.errors import ScorekitError
 from scorekit.robustness.records import Record
 
 __all__ = [
-    "ROBUST_FAMILIES",
-    "PERMUTATIONS",
-    "arrangements",
-    "canonical_map",
-    "choice_answer",
-    "text_answer",
-    "circular_accuracy",
-    "prompt_sensitivity",
-    "template_accuracy",
-    "robust_metrics",
-    "read_templates",
+    "ROBUST_FAMILIES", "PERMUTATIONS", "arrangements", "canonical_map", "swap_order", "choice_answer", "text_answer",
+    "circular_accuracy", "prompt_sensitivity", "template_accuracy", "robust_metrics", "read_templates",
 ]
 
 ROBUST_FAMILIES: tuple[str, ...] = ("option_order", "prompt", "non_greedy")
@@ -70,13 +61,18 @@ def arrangements(n: int, gold: int, scheme: str = "cyclic") -> list[tuple[int, l
             order = [(i + r) % n for i in range(n)]
             out.append((order.index(gold), order))
     elif scheme == "swap":
-        for p in range(n):
-            order = list(range(n))
-            order[p], order[gold] = order[gold], order[p]
-            out.append((p, order))
+        out = [(p, swap_order(n, gold, p)) for p in range(n)]
     else:
         raise ValueError(f"unknown permutation scheme {scheme!r}; choose one of {PERMUTATIONS}")
     return sorted(out)
+
+
+def swap_order(n_options: int, gold: int, position: int) -> list[int]:
+    """Display order (display index -> original index) with the gold option swapped into
+    ``position`` and the option that was there moved to the gold's place (SCORE's option order)."""
+    order = list(range(n_options))
+    order[position], order[gold] = order[gold], order[position]
+    return order
 
 
 def canonical_map(choices: Sequence[str]) -> list[int]:

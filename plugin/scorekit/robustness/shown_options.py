@@ -36,12 +36,9 @@ _LABEL_CHARS = string.ascii_uppercase + string.ascii_lowercase + "123456789"
 
 # (name, regex with {L} for the escaped label); line styles anchor at a line start
 LABEL_STYLES: tuple[tuple[str, str], ...] = (
-    ("(A) line", r"(?m)^[ \t]*\({L}\)[ \t]*"),
-    ("A. line", r"(?m)^[ \t]*{L}\.[ \t]*"),
-    ("A) line", r"(?m)^[ \t]*{L}\)[ \t]*"),
-    ("A: line", r"(?m)^[ \t]*{L}:[ \t]*"),
-    ("[A] line", r"(?m)^[ \t]*\[{L}\][ \t]*"),
-    ("A． line", r"(?m)^[ \t]*{L}[．、：][ \t]*"),
+    ("(A) line", r"(?m)^[ \t]*\({L}\)[ \t]*"), ("A. line", r"(?m)^[ \t]*{L}\.[ \t]*"),
+    ("A) line", r"(?m)^[ \t]*{L}\)[ \t]*"), ("A: line", r"(?m)^[ \t]*{L}:[ \t]*"),
+    ("[A] line", r"(?m)^[ \t]*\[{L}\][ \t]*"), ("A． line", r"(?m)^[ \t]*{L}[．、：][ \t]*"),
     ("(A) inline", r"(?<!\S)\({L}\)[ \t]*"),
 )
 

@@ -19,9 +19,7 @@ from pathlib import Path
 from scorekit.errors import ScorekitError
 
 FAMILY_KEYS: dict[str, str] = {
-    "prompt": "prompt_robustness",
-    "option_order": "option_order_robustness",
-    "non_greedy": "non_greedy_robustness",
+    "prompt": "prompt_robustness", "option_order": "option_order_robustness", "non_greedy": "non_greedy_robustness",
 }
 N_PROMPT_TEMPLATES = 10
 _OPTION_FIELDS = {"letter", "option", "lower_case_letter"}

@@ -41,20 +41,12 @@ from scorekit.errors import ScorekitError
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
 from scorekit.robustness.records import FAMILIES
+from scorekit.robustness.robustify import canonical_map, swap_order
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = [
-    "DOC_FIELDS",
-    "N_SAMPLES",
-    "Question",
-    "mmlu_pro_question",
-    "agieval_question",
-    "math_question",
-    "question_from_row",
-    "ROW_RULES",
-    "questions_from_rows",
-    "swap_order",
-    "expand",
+    "DOC_FIELDS", "N_SAMPLES", "Question", "mmlu_pro_question", "agieval_question", "math_question",
+    "question_from_row", "ROW_RULES", "questions_from_rows", "expand",
 ]
 
 N_SAMPLES = 5
@@ -135,8 +127,7 @@ def _math_row(row: Mapping[str, Any], index: int, subset: str, where: str) -> Qu
 
 # Row rule of each benchmark: (row, row index, subset key, where) -> Question.
 ROW_RULES: dict[str, Callable[[Mapping[str, Any], int, str, str], Question]] = {
-    "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where),
-    "agieval": agieval_question,
+    "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where), "agieval": agieval_question,
     "math": _math_row,
 }
 
@@ -156,22 +147,6 @@ def questions_from_rows(rows: Iterable[Mapping[str, Any]], benchmark: str, subse
                         source: str = "dataset") -> list[Question]:
     """Questions of a whole split; ``subset`` is the subset key (AGIEval subset, MATH subject)."""
     return [question_from_row(row, benchmark, subset, i, where=f"{source} row {i}") for i, row in enumerate(rows)]
-
-
-def swap_order(n_options: int, gold: int, position: int) -> list[int]:
-    """Display order (display index -> original index) with the gold option swapped into
-    ``position`` and the option that was there moved to the gold's place."""
-    order = list(range(n_options))
-    order[position], order[gold] = order[gold], order[position]
-    return order
-
-
-def _canonical_map(options: Sequence[str]) -> list[int]:
-    """Original index -> first original index with the same (stripped) text; ``[]`` when every
-    option is distinct (the identity)."""
-    first: dict[str, int] = {}
-    canon = [first.setdefault(o.strip(), i) for i, o in enumerate(options)]
-    return [] if len(first) == len(canon) else canon
 
 
 def expand(questions: Sequence[Question], family: str) -> dict[str, list[Any]]:
@@ -195,7 +170,9 @@ def expand(questions: Sequence[Question], family: str) -> dict[str, list[Any]]:
     no_map: list[int] = []
     for q in questions:
         n_opt = len(q.options)
-        canon = _canonical_map(q.options) if n_opt else no_map
+        canon = canonical_map(q.options)
+        if canon == list(range(n_opt)):  # every option distinct: the identity, stored as []
+            canon = no_map
         gold = q.gold_index
         gold_canon = (canon[gold] if canon else gold) if n_opt else -1
         if family == "option_order":

@@ -25,22 +25,14 @@ from pathlib import Path
 from typing import Protocol
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs import walk
+from scorekit.harness_outputs.folders import walk
 from scorekit.inspect_logs import is_inspect_log
 from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
 from scorekit.robustness.records import FAMILIES, Record
 
 __all__ = [
-    "AggregateSet",
-    "FAMILIES",
-    "ReadResult",
-    "Reader",
-    "SampleSet",
-    "TaskName",
-    "classify_task",
-    "is_robust",
-    "read_paths",
-    "READERS",
+    "AggregateSet", "FAMILIES", "ReadResult", "Reader", "SampleSet", "TaskName", "classify_task", "is_robust",
+    "read_paths", "READERS",
 ]
 
 

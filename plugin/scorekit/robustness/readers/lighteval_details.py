@@ -35,9 +35,12 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from scorekit.errors import ScorekitError, one_line
-from scorekit.harness_outputs import LIGHTEVAL, TIME_PATTERN, details_model, model_identity, run_time
+from scorekit.harness_outputs.identity import details_model, model_identity
+from scorekit.harness_outputs.kinds import LIGHTEVAL, TIME_PATTERN
+from scorekit.harness_outputs.runs import run_time
 from scorekit.io import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name
@@ -78,18 +81,23 @@ def parse_robust(name: str) -> tuple[str, str] | None:
     return family, robust_task_name(family, m["task"])
 
 
+def _read_table(path: Path, columns: list[str]) -> Any:
+    """``columns`` of a details parquet file; a damaged file is a one-line ScorekitError."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path, columns=columns)
+    except Exception as exc:  # pyarrow raises several types for damaged files; its messages span lines
+        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
+
+
 def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
     """Records of one details file of a robustified task (module docstring), the number of rows
     without robustness fields, and (non-greedy) whether each question's raw samples were the same."""
-    import pyarrow.parquet as pq
-
     from scorekit.robustness.records import as_record
     from scorekit.robustness.robustify import choice_answer, text_answer
 
-    try:
-        table = pq.read_table(path, columns=["doc", "metric", "model_response"])
-    except Exception as exc:  # pyarrow raises several types for damaged files
-        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
+    table = _read_table(path, ["doc", "metric", "model_response"])
     records: list[Record] = []
     identical: dict[str, bool] = {}
     foreign = 0
@@ -133,14 +141,9 @@ def _records_from_table(path: Path) -> tuple[list[Record], int, dict[str, bool]]
     """Records of one details file (scored again from the texts), the number of rows that
     are not scorekit SCORE documents, and (non-greedy) whether each question's raw samples
     were all the same text."""
-    import pyarrow.parquet as pq
-
     from scorekit.robustness.grading import record_for
 
-    try:
-        table = pq.read_table(path, columns=["doc", "model_response"])
-    except Exception as exc:  # pyarrow raises several types for damaged files; its messages span lines
-        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
+    table = _read_table(path, ["doc", "model_response"])
     records: list[Record] = []
     identical: dict[str, bool] = {}
     foreign = 0

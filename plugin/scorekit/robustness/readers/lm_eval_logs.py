@@ -41,19 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError, shown
-from scorekit.harness_outputs import (
-    LM_EVAL,
-    SAMPLES_NAME,
-    TIME_PATTERN,
-    iter_samples,
-    model_identity,
-    results_harness,
-    run_time,
-    samples_name,
-)
+from scorekit.harness_outputs.identity import model_identity
+from scorekit.harness_outputs.kinds import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, results_harness, samples_name
+from scorekit.harness_outputs.runs import run_time
+from scorekit.harness_outputs.samples import iter_samples
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
+from scorekit.robustness.robustify import canonical_map, swap_order
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
@@ -107,6 +102,7 @@ def _seed_from_path(path: Path) -> int | None:
 
 
 def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
+    from scorekit.aggregate.results_files import results_mapping
     from scorekit.io import load_json
 
     data = load_json(path)
@@ -114,12 +110,7 @@ def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
         if explicit:
             raise ScorekitError("unknown layout: a JSON file but not an lm-eval results file (no 'results' with lm-eval's keys)", path=path)
         return None
-    results = data["results"]
-    if not isinstance(results, dict):
-        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
-    for key, metrics in results.items():
-        if not isinstance(metrics, dict):
-            raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path, where=f'results["{key}"]')
+    results_mapping(data, path)
     m = _RESULTS_TIME.search(path.name)
     time = m["time"] if m else ""
     return _ResultsFile(path, _model_from_results(data, path), time, _seed_from_results(data), data, run_time(path, data)[0])
@@ -228,11 +219,6 @@ def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False)
     return out
 
 
-def _canonical(options: Sequence[str]) -> list[int]:
-    first: dict[str, int] = {}
-    return [first.setdefault(str(o).strip(), i) for i, o in enumerate(options)]
-
-
 class _UpstreamConverter:
     """Turns one upstream SCORE document into scorekit's document fields (for record_for)."""
 
@@ -291,17 +277,16 @@ class _UpstreamConverter:
                     f"always_same_option {doc['always_same_option']!r} with {n} options")
             if n > _UPSTREAM_POSITIONS[t.benchmark]:
                 self.untested.add(base["question_id"])
-            option_map = list(range(n))
-            option_map[position], option_map[original_gold] = original_gold, position
+            option_map = swap_order(n, original_gold, position)
             original = [""] * n
             for d, o in enumerate(option_map):
                 original[o] = shown[d]
-            canon = _canonical(original)
+            canon = canonical_map(original)
             base.update(variant=position, n_variants=min(n, _UPSTREAM_POSITIONS[t.benchmark]),
                         gold_canonical=canon[original_gold])
         else:
             option_map = list(range(n))
-            canon = _canonical(shown)
+            canon = canonical_map(shown)
             base.update(variant=int(doc["prompt_id"]) if t.family == "prompt" else 0,
                         n_variants=_UPSTREAM_PROMPTS if t.family == "prompt" else 1,
                         gold_canonical=canon[gold_shown])
@@ -612,6 +597,4 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
 
 def _is_summarizer(data: dict[str, Any]) -> bool:
     results = data.get("results", {})
-    return any(
-        isinstance(v, dict) and any(str(k).startswith("seed_") for k in v) for v in results.values()
-    )
+    return any(isinstance(v, dict) and any(str(k).startswith("seed_") for k in v) for v in results.values())
