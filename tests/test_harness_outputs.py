@@ -1,5 +1,5 @@
 """scorekit.harness_outputs: the folder walk, model identity, run time and task keys, and the
-three commands (leaderboard, score, robustness) agreeing on them."""
+three commands (leaderboard, scorecard, robustness) agreeing on them."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def test_hidden_checkpoint_copy_is_skipped_by_all_three_commands(tmp_path, capsy
     text, err = capsys.readouterr()
     assert json.loads(text)["models"][0]["raw"]["GPQA"] == pytest.approx(4 / 9)
     assert ".ipynb_checkpoints" in err
-    assert main(["score", str(out), "--format", "json"]) == 0
+    assert main(["scorecard", str(out), "--format", "json"]) == 0
     text, err = capsys.readouterr()
     assert ".ipynb_checkpoints" in err and len(json.loads(text)["models"]) == 1
 
@@ -197,7 +197,7 @@ def test_run_time_sources(tmp_path):
     assert ho.run_time(plain, {"results": {}}) == (1600000000, "modification time")
 
 
-# --- task keys: leaderboard and score agree ----------------------------------------------------
+# --- task keys: leaderboard and scorecard agree ----------------------------------------------------
 
 
 def _lighteval_file(out: Path, stamp: str, results: dict) -> Path:
@@ -238,7 +238,7 @@ def test_config_key_with_or_without_suite_and_fewshots(tmp_path, capsys, key):
     (tmp_path / "score.yaml").write_text(SCORE_CONFIG.format(key=key))
     assert main(["leaderboard", str(out), "--config", str(tmp_path / "lb.yaml"), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr()[0])["models"][0]["raw"]["Exam"] == 0.25
-    assert main(["score", str(out), "--config", str(tmp_path / "score.yaml"), "--format", "json"]) == 0
+    assert main(["scorecard", str(out), "--config", str(tmp_path / "score.yaml"), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr()[0])["models"][0]["overall"] == 0.25
 
 
@@ -261,7 +261,7 @@ def test_two_fewshot_counts_newest_wins_in_leaderboard_and_score(tmp_path, capsy
     text, err = capsys.readouterr()
     assert json.loads(text)["models"][0]["raw"]["Exam"] == 0.5
     assert f"used the newest, lighteval|ifeval|5 from {newer}" in err
-    assert main(["score", str(out), "--config", str(tmp_path / "score.yaml"), "--format", "json"]) == 0
+    assert main(["scorecard", str(out), "--config", str(tmp_path / "score.yaml"), "--format", "json"]) == 0
     text, err = capsys.readouterr()
     assert json.loads(text)["models"][0]["overall"] == 0.5
     assert f"used the newest, lighteval|ifeval|5 from {newer}" in err

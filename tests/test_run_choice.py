@@ -3,7 +3,7 @@
 Two real lm-eval runs of one model into one output folder, made one after the other on machines
 in different time zones (``TZ``): lm-eval names its files by the LOCAL time, so the run made
 last carries the earlier time in its file names, while its ``date`` (Unix seconds) is the later.
-``scorekit leaderboard``, ``score``, ``robustness`` and ``compare`` must all take the run made
+``scorekit leaderboard``, ``scorecard``, ``robustness`` and ``compare`` must all take the run made
 last. The runs differ in their answers (the first always right, the last always picks the first
 option shown), so each command's numbers show which run it read.
 """
@@ -74,7 +74,7 @@ def runs(tmp_path_factory):
     data = tasks / "mini_mc.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     (tasks / "mini_mc.yaml").write_text(TASK_YAML.format(data=data))
-    assert main(["robustify", "mini_mc", "--family", "option_order", "--include-path", str(tasks),
+    assert main(["variants", "mini_mc", "--family", "option_order", "--include-path", str(tasks),
                  "--output", str(tmp / "robust")]) == 0
     before = os.environ.get("TZ")
     try:
@@ -117,7 +117,7 @@ def test_every_command_takes_the_run_made_last(runs, tmp_path, capsys):
     score_cfg = tmp_path / "score.yaml"
     score_cfg.write_text('categories:\n  all:\n    benchmarks:\n      mini:\n        metrics:\n          acc:\n'
                          '            key: {task: mini_mc, metric: "acc,none"}\n            good: 1.0\n            bad: 0.0\n')
-    assert main(["score", str(out), "--config", str(score_cfg), "--format", "json"]) == 0
+    assert main(["scorecard", str(out), "--config", str(score_cfg), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     (model,) = doc["models"]
     chosen["score"] = model["overall"] / 100 if model["overall"] > 1 else model["overall"]
@@ -132,6 +132,6 @@ def test_every_command_takes_the_run_made_last(runs, tmp_path, capsys):
     values = json.loads(capsys.readouterr().out)["values"]
     chosen["compare"] = next(v["value"] for v in values if v["task"] == "mini_mc" and v["metric"] == "acc,none")
     assert chosen == pytest.approx(dict.fromkeys(chosen, last), abs=1e-12), chosen
-    # the robustified task as compare recomputes it: the gold shown second is never picked in the last run
+    # the variant task as compare recomputes it: the gold shown second is never picked in the last run
     per_b = next(v["value"] for v in values if v["task"] == "robust_option_order_mini_mc" and v["metric"] == "per_option_accuracy_B")
     assert per_b == 0.0

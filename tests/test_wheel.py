@@ -28,7 +28,7 @@ def test_wheel_contains_tasks_configs_and_demo_data(wheel):
     for expected in (
         "scorekit/tasks/score/score_robustness.yaml",
         "scorekit/tasks/score/mmlu_pro/score_robustness_mmlu_pro.yaml",
-        "scorekit/tasks/lighteval/score_tasks.py",
+        "scorekit/tasks/lighteval/score_suite.py",
         "scorekit/configs/open_llm_leaderboard_v2.yaml",
         "scorekit/configs/ranking_sample.txt",
         "scorekit/demo/data/mmlu_pro.jsonl",

@@ -281,7 +281,7 @@ def read_inspect_logs(files: list[Path], notes: list[str]) -> dict[tuple[str, st
 
 def inspect_results_file(path: str | os.PathLike[str]) -> Any:
     """An Inspect log as a :class:`scorekit.aggregate.results_files.ResultsFile` (harness
-    ``"inspect"``), for ``scorekit leaderboard`` and ``scorekit score``.
+    ``"inspect"``), for ``scorekit leaderboard`` and ``scorekit scorecard``.
 
     The task key is ``eval.task``; per scorer, ``<scorer>`` is the log's ``accuracy`` (else its
     ``mean``) and ``<scorer>_stderr`` its ``stderr`` (lighteval's key style, so configs write

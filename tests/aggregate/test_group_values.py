@@ -78,7 +78,7 @@ def test_out_of_range_subtask_value_is_rejected(tmp_path, capsys):
 
 
 def _score_metrics(capsys, path) -> tuple[dict, str]:
-    assert main(["score", str(path), "--format", "json"]) == 0
+    assert main(["scorecard", str(path), "--format", "json"]) == 0
     out, err = capsys.readouterr()
     (model,) = json.loads(out)["models"]
     cats = model["categories"]

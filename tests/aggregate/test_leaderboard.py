@@ -59,7 +59,7 @@ def test_pythia_410m_published_row_to_1e9(tmp_path, capsys, golden):
 
 
 def test_pythia_410m_to_1e14_and_score_gives_the_same_numbers(tmp_path, capsys, golden):
-    """The published row to 1e-14 (it is written to 15 significant digits), and `scorekit score`
+    """The published row to 1e-14 (it is written to 15 significant digits), and `scorekit scorecard`
     with the leaderboard's config computes the very same floats: one engine, one config layout."""
     write_lm_eval_results(tmp_path / "out", lm_eval_body(golden["results"], model=golden["model"]))
     doc, _ = run_json(capsys, tmp_path / "out")
@@ -68,7 +68,7 @@ def test_pythia_410m_to_1e14_and_score_gives_the_same_numbers(tmp_path, capsys, 
         assert abs(row["scores"][col] - published) < 1e-14, col
     for col, published in golden["published_raw"].items():
         assert abs(row["raw"][col] - published) < 1e-14, col
-    code = main(["score", str(tmp_path / "out"), "--config", "open_llm_leaderboard_v2", "--missing", "strict",
+    code = main(["scorecard", str(tmp_path / "out"), "--config", "open_llm_leaderboard_v2", "--missing", "strict",
                  "--format", "json"])
     out, _ = capsys.readouterr()
     assert code == 0

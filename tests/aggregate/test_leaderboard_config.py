@@ -77,10 +77,10 @@ def test_each_part_clamped_before_averaging_unless_mean_value(tmp_path):
 
 @given(st.lists(fractions, min_size=1, max_size=24), st.lists(st.integers(2, 20), min_size=24, max_size=24), st.data())
 def test_benchmark_score_in_range_and_monotone_in_each_part(values, choices, data):
-    from scorekit.aggregate.scoring_config import BenchmarkSpec, CategorySpec, MetricSpec, ScoringConfig
+    from scorekit.aggregate.scoring_config import ConfigBenchmark, ConfigCategory, ConfigMetric, ScoringConfig
 
-    specs = tuple(MetricSpec("c", "b", f"t{i}", ((f"t{i}", "m"),), 1.0, 1 / choices[i]) for i in range(len(values)))
-    cfg = ScoringConfig("x", (CategorySpec("c", 1.0, (BenchmarkSpec("c", "b", 1.0, specs),)),), scale=100.0)
+    specs = tuple(ConfigMetric("c", "b", f"t{i}", ((f"t{i}", "m"),), 1.0, 1 / choices[i]) for i in range(len(values)))
+    cfg = ScoringConfig("x", (ConfigCategory("c", 1.0, (ConfigBenchmark("c", "b", 1.0, specs),)),), scale=100.0)
 
     def score(vals):
         (m,) = score_models(cfg, {"m": {f"t{i}": {"m": v} for i, v in enumerate(vals)}})
@@ -178,12 +178,12 @@ def test_old_leaderboard_layout_is_refused_saying_what_to_change(tmp_path):
     text = str(exc.value)
     assert text.startswith(f"{path}: line 3, benchmarks: this is the old `scorekit leaderboard` layout")
     assert "categories.<category>.benchmarks.<column>.metrics.<metric>" in text and "scale: 100" in text
-    assert "docs/scoring.md" in text and "\n" not in text
+    assert "docs/scorecard.md" in text and "\n" not in text
 
 
 def test_leaderboard_runs_a_normalizer_beside_its_config_only_with_allow_code(tmp_path, capsys):
     """The leaderboard reads the score layout whole, custom normalizers included, under the same
-    --allow-code rule as `scorekit score`."""
+    --allow-code rule as `scorekit scorecard`."""
     import json
     import uuid
 

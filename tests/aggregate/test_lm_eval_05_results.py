@@ -1,5 +1,5 @@
 """lm-eval 0.5.0.dev1 results files (committed corpus, written by the real harness): tasks run
-inside a group are named ``<group>::<task>``; ``leaderboard`` and ``score`` read them under the
+inside a group are named ``<group>::<task>``; ``leaderboard`` and ``scorecard`` read them under the
 task's own name, so a 0.5 run gives the same columns as a 0.4.13 run of the same answers."""
 
 from __future__ import annotations

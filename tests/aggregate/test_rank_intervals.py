@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from scorekit.aggregate.rank import Benchmark, RankData, compute_ranking, parse_rank_text
+from scorekit.aggregate.rank import RankedBenchmark, RankData, compute_ranking, parse_rank_text
 from scorekit.metrics.intervals import std_interval, t_interval
 
 
 def _data(ranks: dict[str, list[int | None]], totals: list[int]) -> RankData:
-    benches = tuple(Benchmark(f"b{j}", j + 1, t, {m: r[j] for m, r in ranks.items()}) for j, t in enumerate(totals))
+    benches = tuple(RankedBenchmark(f"b{j}", j + 1, t, {m: r[j] for m, r in ranks.items()}) for j, t in enumerate(totals))
     return RankData("sim", benches, {})
 
 

@@ -1,6 +1,6 @@
 """A stderr lm-eval writes as "N/A" (IFEval's instruction level) computed from the run's samples
 log: the formula against independent computations, its coverage on simulated IFEval-shaped data,
-and `scorekit leaderboard` / `scorekit score` on runs written by real lm-eval versions (corpus)."""
+and `scorekit leaderboard` / `scorekit scorecard` on runs written by real lm-eval versions (corpus)."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def test_score_uses_the_same_stderr(tmp_path, capsys):
         "            bad: 0.1\n"
     )
     out = tmp_path / "score.json"
-    assert main(["score", str(folder), "--config", str(config), "--format", "json", "--output", str(out)]) == 0
+    assert main(["scorecard", str(folder), "--config", str(config), "--format", "json", "--output", str(out)]) == 0
     (model,) = json.loads(out.read_text())["models"]
     assert model["overall_stderr"] == pytest.approx(se_inst / 0.8, rel=1e-12)
     assert "inst_level_strict_acc_stderr,none computed from" in capsys.readouterr().err

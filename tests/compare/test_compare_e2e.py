@@ -156,7 +156,7 @@ def test_bad_input_is_one_line(lm_eval_runs, capsys, tmp_path):
     assert err.count("\n") == 1 and "line 2" in err and str(bad) in err
 
 
-def test_score_tasks_from_lm_eval_logs(tmp_path_factory, capsys):
+def test_score_suite_from_lm_eval_logs(tmp_path_factory, capsys):
     """SCORE prompt task of two scripted models: per-prompt accuracies and CR agree with the
     robustness analysis (summarize) on the same records."""
     from scorekit.robustness.analysis import summarize

@@ -291,7 +291,7 @@ def _upstream_yaml(lm_eval_dir: Path, rel: str) -> Path:
     return hidden if hidden.is_file() else path
 
 
-def write_upstream_score_tasks(out: Path, lm_eval_dir: Path) -> list[str]:
+def write_upstream_score_suite(out: Path, lm_eval_dir: Path) -> list[str]:
     """Overrides of upstream SCORE leaf tasks that keep their name and code but read local data."""
     out.mkdir(parents=True, exist_ok=True)
     names = []
@@ -308,7 +308,7 @@ def write_upstream_score_tasks(out: Path, lm_eval_dir: Path) -> list[str]:
     return names
 
 
-def write_scorekit_score_tasks(out: Path) -> None:
+def write_scorekit_score_suite(out: Path) -> None:
     """scorekit's shipped SCORE tasks (this checkout) on the fixture data, via the tests' helper."""
     for p in (str(REPO), str(REPO / "plugin")):
         if p not in sys.path:
@@ -367,12 +367,12 @@ def lm_eval_runs(target: Target, venv: Venv, work: Path) -> list[dict]:
                      "argv": scripted + ["--model_args", "pretrained=corpus-org/scripted-lm", "--tasks",
                                          "corpus_ifeval_lists", *common, "--output_path", "out/ifeval-lists"]})
     if (lm_dir / "tasks" / "score").is_dir():
-        names = write_upstream_score_tasks(work / "score_upstream", lm_dir)
+        names = write_upstream_score_suite(work / "score_upstream", lm_dir)
         runs.append({"name": "score-upstream", "tasks": names,
                      "argv": scripted + ["--model_args", "base_model=corpus-org/base-lm", "--tasks", ",".join(names),
                                          "--include_path", str(work / "score_upstream"), "--limit", SCORE_LIMIT,
                                          "--log_samples", "--output_path", "out/score-upstream"]})
-        write_scorekit_score_tasks(work / "score_scorekit")
+        write_scorekit_score_suite(work / "score_scorekit")
         runs.append({"name": "score-scorekit", "tasks": SCOREKIT_SCORE_TASKS, "needs_scorekit": True,
                      "argv": scripted + ["--model_args", "model=corpus-org/scripted-api", "--tasks",
                                          ",".join(SCOREKIT_SCORE_TASKS), "--include_path", str(work / "score_scorekit"),
@@ -432,7 +432,7 @@ def lighteval_runs(target: Target, venv: Venv, work: Path) -> list[dict]:
             "env": {"SCOREKIT_SCORE_DATA_DIR": str(score_data), "SCOREKIT_SCORE_GENERATION_SIZE": "8"},
             "argv": [str(venv.path / "bin" / "lighteval"), "accelerate",
                      lighteval_model_args(target.version, str(model)),
-                     ",".join(f"{f}|0" for f in families), "--custom-tasks", "scorekit.lighteval.tasks",
+                     ",".join(f"{f}|0" for f in families), "--custom-tasks", "scorekit.lighteval.score_suite",
                      "--output-dir", "out/score-scorekit", "--save-details"],
         })
     return runs

@@ -28,7 +28,7 @@ categories:
 
 
 @pytest.mark.parametrize("shipped,command", [("open_llm_leaderboard_v2.yaml", "leaderboard"),
-                                             ("llm_benchmarks_scoring.yaml", "score")])
+                                             ("llm_benchmarks_scoring.yaml", "scorecard")])
 def test_duplicate_key_anywhere_in_a_config(tmp_path, shipped, command):
     lines = config_path(shipped).read_text().splitlines()
     # repeat the first indented "key: value" line right after itself
@@ -40,7 +40,7 @@ def test_duplicate_key_anywhere_in_a_config(tmp_path, shipped, command):
     assert_one_line_error(run([command, path, "--config", cfg]), f"{cfg}: line {at + 2}", "duplicate key")
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard"))
 def test_second_top_level_key(tmp_path, command):
     shipped = "open_llm_leaderboard_v2.yaml" if command == "leaderboard" else "llm_benchmarks_scoring.yaml"
     text = config_path(shipped).read_text()
@@ -67,9 +67,9 @@ def test_normalizer_beside_the_config_needs_allow_code(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
     path = write_results(tmp_path / "r", results_body())
-    assert_one_line_error(run(["score", path, "--config", cfg]), f"{cfg}: line 1", "--allow-code", f"{mod}.py")
+    assert_one_line_error(run(["scorecard", path, "--config", cfg]), f"{cfg}: line 1", "--allow-code", f"{mod}.py")
     assert not marker.exists()  # no code ran
-    code, out, err = run(["score", path, "--config", cfg, "--allow-code", "--format", "json"])
+    code, out, err = run(["scorecard", path, "--config", cfg, "--allow-code", "--format", "json"])
     assert code == 0, err
     assert marker.exists() and json.loads(out)["models"][0]["overall"] == 0.5
 
@@ -85,7 +85,7 @@ def test_normalizer_in_the_current_folder_is_not_installed(tmp_path):
     cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
     path = write_results(tmp_path / "r", results_body())
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "plugin"))
-    proc = subprocess.run([sys.executable, "-m", "scorekit", "score", str(path), "--config", str(cfg)],
+    proc = subprocess.run([sys.executable, "-m", "scorekit", "scorecard", str(path), "--config", str(cfg)],
                           cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "cannot import normalizer module" in proc.stderr
     assert not marker.exists()
@@ -95,7 +95,7 @@ def test_installed_module_needs_no_flag(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(SCORE_CONFIG.format(spec="builtins:max"))  # an installed function: max(value, 0.75, 0.25)
     path = write_results(tmp_path / "r", results_body())
-    code, out, err = run(["score", path, "--config", cfg, "--format", "json"])
+    code, out, err = run(["scorecard", path, "--config", cfg, "--format", "json"])
     assert code == 0, err
     assert json.loads(out)["models"][0]["overall"] == 0.75
 
@@ -110,7 +110,7 @@ def test_normalizer_raising_system_exit(tmp_path, where, exit_code):
     cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
     path = write_results(tmp_path / "r", results_body())
     out_file = tmp_path / "out.json"
-    assert_one_line_error(run(["score", path, "--config", cfg, "--allow-code", "--output", out_file]), str(cfg), "SystemExit")
+    assert_one_line_error(run(["scorecard", path, "--config", cfg, "--allow-code", "--output", out_file]), str(cfg), "SystemExit")
     assert not out_file.exists()
 
 
@@ -122,7 +122,7 @@ def test_non_callable_normalizer_writes_nothing_to_stdout(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
     path = write_results(tmp_path / "r", results_body())
-    assert_one_line_error(run(["score", path, "--config", cfg, "--allow-code"]), f"{cfg}: line 1", "is not callable")
+    assert_one_line_error(run(["scorecard", path, "--config", cfg, "--allow-code"]), f"{cfg}: line 1", "is not callable")
 
 
 def test_normalizer_printing_while_importing_keeps_stdout_the_result(tmp_path):
@@ -130,7 +130,7 @@ def test_normalizer_printing_while_importing_keeps_stdout_the_result(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(SCORE_CONFIG.format(spec=f"{mod}:f"))
     path = write_results(tmp_path / "r", results_body())
-    code, out, err = run(["score", path, "--config", cfg, "--allow-code", "--format", "json"])
+    code, out, err = run(["scorecard", path, "--config", cfg, "--allow-code", "--format", "json"])
     assert code == 0, err
     assert json.loads(out)["models"][0]["overall"] == 0.5  # stdout is the JSON alone
     assert "printed while importing" in err

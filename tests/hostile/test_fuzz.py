@@ -53,7 +53,7 @@ def _check_run(tmp, argv):
 
 
 @SETTINGS
-@given(data=mutated(RESULTS), command=st.sampled_from(["leaderboard", "score", "robustness"]))
+@given(data=mutated(RESULTS), command=st.sampled_from(["leaderboard", "scorecard", "robustness"]))
 def test_fuzz_results_file(tmp_path_factory, data, command):
     tmp = tmp_path_factory.mktemp("fz")
     path = tmp / "results_2026-11-23T12-12-41.985277.json"
@@ -80,7 +80,7 @@ def test_fuzz_rank_file(tmp_path_factory, data, fmt):
 
 
 @SETTINGS
-@given(data=st.data(), command=st.sampled_from(["leaderboard", "score"]))
+@given(data=st.data(), command=st.sampled_from(["leaderboard", "scorecard"]))
 def test_fuzz_config(tmp_path_factory, data, command):
     shipped = "open_llm_leaderboard_v2.yaml" if command == "leaderboard" else "llm_benchmarks_scoring.yaml"
     text = data.draw(mutated(config_path(shipped).read_bytes()))
@@ -99,7 +99,7 @@ def test_fuzz_numeric_arguments(tmp_path_factory, digits, confidence, seed):
     results = tmp / "results_2026-11-23T12-12-41.985277.json"
     results.write_bytes(RESULTS)
     assert_ok_or_one_line(run(["leaderboard", results, f"--digits={digits}"]))
-    assert_ok_or_one_line(run(["score", results, f"--digits={digits}"]))
+    assert_ok_or_one_line(run(["scorecard", results, f"--digits={digits}"]))
     assert_ok_or_one_line(run(["robustness", results, f"--confidence={confidence}"]))
     if not 0 <= seed < 2**32:
         assert_ok_or_one_line(run(["demo", "--model", "dummy", f"--seed={seed}", "--output-dir", tmp / "demo"]))

@@ -25,7 +25,7 @@ from tests.hostile.support import (
     write_results,
 )
 
-RESULTS_COMMANDS = ("leaderboard", "score", "robustness")
+RESULTS_COMMANDS = ("leaderboard", "scorecard", "robustness")
 
 
 def _text(body: dict) -> str:
@@ -52,7 +52,7 @@ def test_metric_of_400_digits_is_reported_with_its_place(tmp_path):
     path = write_results(tmp_path, text)
     assert_one_line_error(run(["leaderboard", path]), str(path), "acc_norm,none", "outside [0, 1]")
     # score: read as inf (as lm-eval's Infinity), which the thresholds clip like any value
-    code, out, err = run(["score", path, "--format", "json"])
+    code, out, err = run(["scorecard", path, "--format", "json"])
     assert code == 0, err
     gpqa = json.loads(out)["models"][0]["categories"]["knowledge"]["benchmarks"]["gpqa"]
     assert gpqa["score"] == 1.0
@@ -114,7 +114,7 @@ def test_jsonl_line_nested_too_deep_names_the_line(tmp_path):
 # --- encoding ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard"))
 @pytest.mark.parametrize("fmt", ("table", "markdown", "csv", "json", "html"))
 def test_lone_surrogate_in_model_name(tmp_path, command, fmt):
     path = write_results(tmp_path, _text(results_body("org/m\ud800x")))
@@ -238,7 +238,7 @@ LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
 )
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard"))
 @pytest.mark.parametrize("text,needle", [(LAUGHS, "aliases expand to more than"), ("a: " + "[" * 3000 + "]" * 3000 + "\n", "nested deeper than"),
                                          ("categories:\n  c:\n    weight: " + "9" * 5000 + "\n", "integer too large"),
                                          ("categories:\n  c:\n    weight: 0x" + "f" * 5000 + "\n", "integer too large"),
@@ -253,7 +253,7 @@ def test_hostile_yaml_config(tmp_path, command, text, needle):
     assert len(err) < 400  # the expansion is not put into the message
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard"))
 @pytest.mark.parametrize("text,line", [
     ("name: x\ncategories: &c\n  k: [1, *c]\n", 3),  # an alias in a sequence inside its anchor
     ("name: x\ncategories: &c\n  k:\n    <<: *c\n", 4),  # a merge key pulling in its own anchor
@@ -274,7 +274,7 @@ def test_yaml_bom_accepted(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_bytes(b"\xef\xbb\xbf" + config_path("llm_benchmarks_scoring.yaml").read_bytes())
     path = write_results(tmp_path / "r", results_body())
-    code, _, err = run(["score", path, "--config", cfg])
+    code, _, err = run(["scorecard", path, "--config", cfg])
     assert code == 0, err
 
 
@@ -298,17 +298,17 @@ def test_score_ambiguous_lighteval_key_names_the_results_file(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text("categories:\n  c:\n    benchmarks:\n      b:\n        metrics:\n"
                    "          m: {key: {task: gsm8k, metric: em}, good: 1.0, bad: 0.0}\n")
-    assert_one_line_error(run(["score", path, "--config", cfg]), str(path), "matches several results keys")
+    assert_one_line_error(run(["scorecard", path, "--config", cfg]), str(path), "matches several results keys")
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score", "robustness", "rank"))
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard", "robustness", "rank"))
 def test_symlink_loop_is_said_as_a_loop(tmp_path, command):
     loop = tmp_path / "loop.json"
     os.symlink(loop, loop)
     assert_one_line_error(run([command, loop]), str(loop), "symlink loop")
 
 
-@pytest.mark.parametrize("command", ("leaderboard", "score"))
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard"))
 def test_symlink_loop_config(tmp_path, command):
     loop = tmp_path / "loop.yaml"
     os.symlink(loop, loop)

@@ -36,7 +36,7 @@ def _argv(tmp_path: Path, command: str) -> list[str]:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("command", ["leaderboard", "score", "rank", "robustness", "tasks-dir"])
+@pytest.mark.parametrize("command", ["leaderboard", "scorecard", "rank", "robustness", "tasks-dir"])
 def test_stdout_on_dev_full(tmp_path, command):
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "scorekit", *_argv(tmp_path, command)], stdout=full,
@@ -74,7 +74,7 @@ def _wait_for_open_file(pid: int, folder: Path, timeout: float = 120.0) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
-@pytest.mark.parametrize("command", ["leaderboard", "score"])
+@pytest.mark.parametrize("command", ["leaderboard", "scorecard"])
 def test_sigint_while_reading(tmp_path, command):
     """Ctrl-C while scorekit reads its inputs: "scorekit: interrupted", exit 130. (A signal that
     arrives while Python itself is still starting, before any scorekit code runs, is Python's.)"""

@@ -1,4 +1,4 @@
-"""`scorekit score` and `scorekit leaderboard` configs naming an Inspect task and scorer.
+"""`scorekit scorecard` and `scorekit leaderboard` configs naming an Inspect task and scorer.
 
 The values are the log's own metrics (``accuracy``, ``stderr``); a log whose task keeps only
 ``accuracy`` gets its stderr recomputed from the samples, checked here against a hand
@@ -57,7 +57,7 @@ def test_score_config_names_an_inspect_task(logs, tmp_path, capsys):
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(SCORE_CFG)
-    assert main(["score", str(logs[0].parent), str(logs[1].parent), "--config", str(cfg), "--format", "json"]) == 0
+    assert main(["scorecard", str(logs[0].parent), str(logs[1].parent), "--config", str(cfg), "--format", "json"]) == 0
     models = {m["model"]: m for m in json.loads(capsys.readouterr().out)["models"]}
     a = models["mockllm/acme/a"]["categories"]["math"]["benchmarks"]["arith"]["metrics"]["match"]
     ms = read_eval_log(str(logs[0]), header_only=True).results.scores[0].metrics

@@ -1,4 +1,4 @@
-"""A user's lighteval custom-tasks file for the robustify tests, on the local data in
+"""A user's lighteval custom-tasks file for the variants tests, on the local data in
 ``robust_data/``: ``local_mc`` (choices scored as continuations, never shown: the shape of lighteval's
 ``arc``, a cloze task), ``local_shown`` (the same rows with the options of ``choices.text`` listed
 in the query, scored as continuations), ``local_labels`` (options written into the query, the labels " A".." D" scored, the

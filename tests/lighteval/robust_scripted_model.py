@@ -1,4 +1,4 @@
-"""A scripted lighteval model for robustified tasks (``doc.specific["robust"]``), loaded with
+"""A scripted lighteval model for variant tasks (``doc.specific["robust"]``), loaded with
 ``lighteval custom scripted tests/lighteval/robust_scripted_model.py ...``.
 
 Log-likelihoods: :func:`choice_logprob` of the option's *content* and the position it is shown

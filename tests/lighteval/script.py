@@ -9,7 +9,7 @@ import json
 import zlib
 from pathlib import Path
 
-from scorekit.robustness.variants import expand, questions_from_rows
+from scorekit.robustness.score_variants import expand, questions_from_rows
 
 LETTERS = "ABCDEFGHIJ"
 

@@ -13,7 +13,7 @@ from scorekit.cli import main
 from scorekit.robustness.grading import record_for
 from tests.lighteval.conftest import SCRIPTED_MODEL, run_lighteval
 from tests.lighteval.script import _one, expanded_docs
-from tests.lighteval.test_score_e2e import rows_by_source
+from tests.lighteval.test_score_suite import rows_by_source
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +27,7 @@ def test_compare_two_lighteval_runs(tmp_path, lighteval_env, score_data_dir, cap
         script.write_text(json.dumps({"answers": answers}))
         out = tmp_path / f"out_{salt}"
         run_lighteval(["custom", "scripted", str(SCRIPTED_MODEL), "score_prompt_robustness_mmlu_pro|0",
-                       "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"],
+                       "--custom-tasks", "scorekit.lighteval.score_suite", "--output-dir", str(out), "--save-details"],
                       {**lighteval_env, "SCOREKIT_LIGHTEVAL_SCRIPT": str(script)})
         outs.append(out)
     assert main(["compare", *map(str, outs), "--format", "json"]) == 0

@@ -35,7 +35,7 @@ def four_option_run(tmp_path_factory, lighteval_env):
     env = {**lighteval_env, "SCOREKIT_SCORE_DATA_DIR": str(data), "SCOREKIT_LIGHTEVAL_SCRIPT": str(script)}
     out = tmp / "out"
     proc = run_lighteval(["custom", "scripted", str(SCRIPTED_MODEL), "score_option_order_robustness_mmlu_pro|0",
-                          "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"], env)
+                          "--custom-tasks", "scorekit.lighteval.score_suite", "--output-dir", str(out), "--save-details"], env)
     return out, proc
 
 
@@ -84,13 +84,13 @@ def test_incomplete_questions_in_a_lighteval_report_name_max_samples(four_option
     assert "with --limit use a multiple" in " ".join(fam.notes)
 
 
-@pytest.mark.parametrize("command", ["leaderboard", "score"])
+@pytest.mark.parametrize("command", ["leaderboard", "scorecard"])
 def test_leaderboard_and_score_on_a_details_folder_point_to_robustness_and_compare(four_option_run, command, capsys):
     out, _ = four_option_run
     assert main([command, str(out / "details")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("scorekit: error:") and "\n" not in err
-    assert "found lighteval details: `scorekit robustness` (SCORE and robustified tasks) and `scorekit compare` read those" in err
+    assert "found lighteval details: `scorekit robustness` (SCORE and variant tasks) and `scorekit compare` read those" in err
 
 
 @pytest.mark.hf
@@ -104,7 +104,7 @@ def test_readme_command_on_a_tiny_model_and_4_option_rows(tiny_hf_model, lightev
     out = tmp_path / "out"
     run_lighteval(["accelerate", f"model_name={tiny_hf_model},batch_size=8,cache_dir={tmp_path / 'cache'}",
                    "score_prompt_robustness_mmlu_pro|0,score_option_order_robustness_mmlu_pro|0",
-                   "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"], env)
+                   "--custom-tasks", "scorekit.lighteval.score_suite", "--output-dir", str(out), "--save-details"], env)
     assert main(["robustness", str(out), "-f", "json"]) == 0
     fams = {f["family"]: f for f in json.loads(capsys.readouterr().out)["models"][0]["benchmarks"][0]["families"]}
     assert list(fams["option_order"]["variant_accuracy"]) == ["A", "B", "C", "D"]

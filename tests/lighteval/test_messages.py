@@ -43,19 +43,19 @@ def test_the_command_line_is_parsed_by_lightevals_own_parser(lighteval_command):
 
 
 @pytest.mark.parametrize("argv, expected", [
-    (["custom", "m", "m.py", "score_option_order_robustnes_mmlu_pro|0", "--custom-tasks", "scorekit.lighteval.tasks"],
+    (["custom", "m", "m.py", "score_option_order_robustnes_mmlu_pro|0", "--custom-tasks", "scorekit.lighteval.score_suite"],
      "task score_option_order_robustnes_mmlu_pro: no such scorekit SCORE task; did you mean "
      "score_option_order_robustness_mmlu_pro,"),
     (["custom", "m", "m.py", "score_option_order_robustness_mmlu_pro:position_K|0", "--custom-tasks",
-      "scorekit.lighteval.tasks"], "no such scorekit SCORE task; did you mean score_option_order_robustness_mmlu_pro:position_"),
+      "scorekit.lighteval.score_suite"], "no such scorekit SCORE task; did you mean score_option_order_robustness_mmlu_pro:position_"),
     (["accelerate", "model_name=m", "score_prompt_robustness_mmlu_pro|0"],
-     "task score_prompt_robustness_mmlu_pro: scorekit's SCORE tasks need --custom-tasks scorekit.lighteval.tasks"),
+     "task score_prompt_robustness_mmlu_pro: scorekit's SCORE tasks need --custom-tasks scorekit.lighteval.score_suite"),
     (["accelerate", "model_name=m", "score_prompt_robustnes_agieval|0"],
      "no such scorekit SCORE task; did you mean score_prompt_robustness_agieval, "),
-    (["accelerate", "model_name=m", "score_prompt_robustnes_agieval|0"], "? (and add --custom-tasks scorekit.lighteval.tasks)"),
+    (["accelerate", "model_name=m", "score_prompt_robustnes_agieval|0"], "? (and add --custom-tasks scorekit.lighteval.score_suite)"),
     (["accelerate", "model_name=m", "robust_option_order_arc_easy|0"],
-     "tasks written by `scorekit robustify --harness lighteval` need --custom-tasks"),
-    (["eval", "hf/m", "score_non_greedy_robustness_math|0", "--custom-tasks", "scorekit.lighteval.tasks"],
+     "tasks written by `scorekit variants --harness lighteval` need --custom-tasks"),
+    (["eval", "hf/m", "score_non_greedy_robustness_math|0", "--custom-tasks", "scorekit.lighteval.score_suite"],
      "`lighteval eval` (lighteval 0.13's Inspect backend) cannot run scorekit's tasks"),
 ])
 def test_scorekit_says_which_mistake_it_is(lighteval_command, argv, expected):
@@ -65,9 +65,9 @@ def test_scorekit_says_which_mistake_it_is(lighteval_command, argv, expected):
 
 @pytest.mark.parametrize("argv", [
     ["accelerate", "model_name=m", "score_prompt_robustness_mmlu_pro|0,score_option_order_robustness_agieval|0",
-     "--custom-tasks", "scorekit.lighteval.tasks"],
+     "--custom-tasks", "scorekit.lighteval.score_suite"],
     ["accelerate", "model_name=m", "score_prompt_robustness_agieval:sat_en:template_9|0", "--custom-tasks",
-     "/somewhere/lighteval/score_tasks.py"],
+     "/somewhere/lighteval/score_suite.py"],
     ["accelerate", "model_name=m", "robust_prompt_local_qa|0", "--custom-tasks", "robust_lighteval_tasks.py"],
     ["accelerate", "model_name=m", "score_mine|0", "--custom-tasks", "my_tasks.py"],  # the user's names
     ["accelerate", "model_name=m", "arc:easy|0,gsm8k|0"],
@@ -80,7 +80,7 @@ def test_correct_command_lines_pass(lighteval_command, argv):
 @pytest.mark.parametrize("argv, expected", [
     (["accelerate", "model_name=m", "score_option_order_robustness_mmlu_pro|0"],
      "scorekit: error: task score_option_order_robustness_mmlu_pro: scorekit's SCORE tasks need --custom-tasks"),
-    (["eval", "hf/m", "score_prompt_robustness_mmlu_pro|0", "--custom-tasks", "scorekit.lighteval.tasks"],
+    (["eval", "hf/m", "score_prompt_robustness_mmlu_pro|0", "--custom-tasks", "scorekit.lighteval.score_suite"],
      "scorekit: error: task score_prompt_robustness_mmlu_pro: `lighteval eval` (lighteval 0.13's Inspect backend) "
      "cannot run scorekit's tasks"),
 ])

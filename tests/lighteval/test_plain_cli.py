@@ -18,7 +18,7 @@ from scorekit.cli import main
 from scorekit.lighteval import offline
 from tests.lighteval.conftest import SCRIPTED_MODEL, results_file
 from tests.lighteval.script import write_script
-from tests.lighteval.test_score_e2e import rows_by_source
+from tests.lighteval.test_score_suite import rows_by_source
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def test_plain_lighteval_custom_runs_offline_and_gives_accuracy_and_cr(
     out = tmp_path / "out"
     proc = subprocess.run(
         [exe, "custom", "scripted", str(SCRIPTED_MODEL), "score_prompt_robustness_mmlu_pro|0",
-         "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"],
+         "--custom-tasks", "scorekit.lighteval.score_suite", "--output-dir", str(out), "--save-details"],
         env=env, capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]

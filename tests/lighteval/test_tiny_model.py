@@ -1,6 +1,6 @@
 """The real model path: ``lighteval accelerate`` (offline, via ``python -m scorekit.lighteval``)
 on the tiny Llama built in the test session, with the tasks loaded from the shipped FILE
-``tasks/lighteval/score_tasks.py``; the consistency rate comes from the details parquet."""
+``tasks/lighteval/score_suite.py``; the consistency rate comes from the details parquet."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_accelerate_tiny_model_prompt_robustness(tiny_hf_model, lighteval_env, t
     env = {**lighteval_env, "SCOREKIT_SCORE_GENERATION_SIZE": "8"}
     out = tmp_path / "out"
     run_lighteval(["accelerate", f"model_name={tiny_hf_model},batch_size=8,cache_dir={tmp_path / 'cache'}",
-                   "score_prompt_robustness_mmlu_pro|0", "--custom-tasks", str(REPO / "tasks/lighteval/score_tasks.py"),
+                   "score_prompt_robustness_mmlu_pro|0", "--custom-tasks", str(REPO / "tasks/lighteval/score_suite.py"),
                    "--output-dir", str(out), "--save-details"], env)
     model = str(tiny_hf_model).lstrip("/")
     results = results_file(out, model)["results"]
@@ -63,7 +63,7 @@ def test_accelerate_tiny_model_non_greedy_samples_whatever_the_generation_config
     out = tmp_path / "out"
     run_lighteval(["accelerate", f"model_name={tiny_hf_model},batch_size=4,cache_dir={tmp_path / 'cache'},"
                    "generation_parameters={temperature:0.7}", "score_non_greedy_robustness_mmlu_pro|0",
-                   "--custom-tasks", "scorekit.lighteval.tasks", "--output-dir", str(out), "--save-details"], env)
+                   "--custom-tasks", "scorekit.lighteval.score_suite", "--output-dir", str(out), "--save-details"], env)
     model = str(tiny_hf_model).lstrip("/")
     results = results_file(out, model)["results"]["score_non_greedy_robustness_mmlu_pro|0"]
     cr = results["non_greedy_consistency_rate"]

@@ -63,7 +63,7 @@ def sparse_penalty(n_benchmarks: int) -> float:
 
 
 @dataclass(frozen=True)
-class Benchmark:
+class RankedBenchmark:
     name: str
     line: int
     known_totals: int
@@ -73,7 +73,7 @@ class Benchmark:
 @dataclass(frozen=True)
 class RankData:
     path: str
-    benchmarks: tuple[Benchmark, ...]
+    benchmarks: tuple[RankedBenchmark, ...]
     costs: dict[str, int | float | None]
 
 
@@ -178,7 +178,7 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
                     path, line, f"benchmark {label}, model {shown(model)}: rank {shown(rank)} is outside 1..{shown(total)} (known_totals)"
                 )
             ranks[model] = rank
-        benchmarks.append(Benchmark(name or f"line {line}", line, total, ranks))
+        benchmarks.append(RankedBenchmark(name or f"line {line}", line, total, ranks))
 
     costs: dict[str, int | float | None] = {}
     for model, cost in cost_dict.items():

@@ -436,7 +436,7 @@ def _logs_hint(skipped: Mapping[str, list[str]]) -> str:
         ("lm-eval samples logs", any(n.startswith("samples_") and n.endswith(".jsonl") for n in names))) if hit]
     if not kinds:
         return ""
-    return (f"; found {' and '.join(kinds)}: `scorekit robustness` (SCORE and robustified tasks) and `scorekit compare` "
+    return (f"; found {' and '.join(kinds)}: `scorekit robustness` (SCORE and variant tasks) and `scorekit compare` "
             "read those; this command reads the results_*.json files (lighteval: OUT/results/, lm-eval: --output_path)")
 
 

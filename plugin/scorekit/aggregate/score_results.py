@@ -1,4 +1,4 @@
-"""A scoring config applied to merged results files: what ``scorekit score`` and ``scorekit
+"""A scoring config applied to merged results files: what ``scorekit scorecard`` and ``scorekit
 leaderboard`` share.
 
 For each model and each metric of the config (:mod:`scorekit.aggregate.scoring_config`), in

@@ -1,6 +1,6 @@
-"""Load and validate a threshold-scoring config (YAML) for ``scorekit score``.
+"""Load and validate a threshold-scoring config (YAML) for ``scorekit scorecard``.
 
-Layout (see docs/scoring.md)::
+Layout (see docs/scorecard.md)::
 
     name: ...                               # optional
     normalizer: "package.module:function"   # optional, default linear thresholds
@@ -47,7 +47,7 @@ Normalizer = Callable[[float, float, float], Any]
 
 
 @dataclass(frozen=True)
-class MetricSpec:
+class ConfigMetric:
     """One scored metric: where to read it, its thresholds and weight."""
 
     category: str
@@ -71,11 +71,11 @@ class MetricSpec:
 
 
 @dataclass(frozen=True)
-class BenchmarkSpec:
+class ConfigBenchmark:
     category: str
     name: str
     weight: float
-    metrics: tuple[MetricSpec, ...]
+    metrics: tuple[ConfigMetric, ...]
     description: str | None = None
     aggregation: str = "mean_score"  # or "mean_value": the weighted mean value, scored once
 
@@ -85,37 +85,37 @@ class BenchmarkSpec:
 
 
 @dataclass(frozen=True)
-class CategorySpec:
+class ConfigCategory:
     name: str
     weight: float
-    benchmarks: tuple[BenchmarkSpec, ...]
+    benchmarks: tuple[ConfigBenchmark, ...]
     description: str | None = None
 
 
 @dataclass(frozen=True)
 class ScoringConfig:
     path: str
-    categories: tuple[CategorySpec, ...]
+    categories: tuple[ConfigCategory, ...]
     name: str | None = None
     description: str | None = None
     scale: float = 1.0  # scores, stderrs and intervals are reported on 0..scale
     harness: str = "any"  # the harness whose results the keys name: lm-eval, lighteval or any
 
     @property
-    def benchmarks(self) -> tuple[BenchmarkSpec, ...]:
+    def benchmarks(self) -> tuple[ConfigBenchmark, ...]:
         return tuple(b for c in self.categories for b in c.benchmarks)
 
     @property
-    def metrics(self) -> tuple[MetricSpec, ...]:
+    def metrics(self) -> tuple[ConfigMetric, ...]:
         return tuple(m for b in self.benchmarks for m in b.metrics)
 
 
 AGGREGATIONS = ("mean_score", "mean_value")
 HARNESSES = ("any", "lm-eval", "lighteval")
 OLD_LEADERBOARD_LAYOUT = (
-    "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and score now read one "
+    "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and scorecard now read one "
     "layout: write each column as categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 "
-    "and num_choices (or bad), and add scale: 100 (docs/scoring.md, 'Leaderboard columns')"
+    "and num_choices (or bad), and add scale: 100 (docs/scorecard.md, 'Leaderboard columns')"
 )
 
 
@@ -218,7 +218,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
 
     A normalizer is imported from the installed modules only; a module that sits beside the
     config (``<config folder>/<module>.py``) is imported only with ``allow_code=True``
-    (``scorekit score --allow-code``), so reading a config never runs code unasked.
+    (``scorekit scorecard --allow-code``), so reading a config never runs code unasked.
 
     Rejects: unknown keys, missing ``categories``/``benchmarks``/``metrics``/``key``/
     ``good``/``bad``, non-numeric or non-finite thresholds and weights, negative weights,
@@ -267,7 +267,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
                 if not isinstance(sizes, dict) or "subtask_sizes" in mraw and not sizes:
                     raise ck.fail("expected a mapping of subtask -> number of documents", _join(mkp, "subtask_sizes"), mraw, "subtask_sizes")
                 metrics.append(
-                    MetricSpec(
+                    ConfigMetric(
                         category=cname, benchmark=bname, name=mname, keys=ck.keys(mraw["key"], _join(mkp, "key"), mraw),
                         good=ck.number(mraw["good"], _join(mkp, "good"), mraw, "good"), bad=bad,
                         weight=ck.weight(mraw, mkp), unit=ck.text(mraw, "unit", mkp),
@@ -283,11 +283,11 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
             if aggregation == "mean_value" and (len({(m.good, m.bad) for m in metrics}) > 1 or any(m.normalizer for m in metrics)):
                 raise ck.fail("aggregation mean_value needs one good and one bad shared by the metrics, and no normalizer",
                               _join(bkp, "aggregation"), braw, "aggregation")
-            benchmarks.append(BenchmarkSpec(cname, bname, bweight, tuple(metrics), ck.text(braw, "description", bkp), aggregation))
+            benchmarks.append(ConfigBenchmark(cname, bname, bweight, tuple(metrics), ck.text(braw, "description", bkp), aggregation))
         cweight = ck.weight(craw, ckp)
         if cweight > 0 and not any(b.weight > 0 for b in benchmarks):
             raise ck.fail("every benchmark weight is 0; set the category's weight to 0 to leave it out", ckp, cats_raw, cname)
-        categories.append(CategorySpec(cname, cweight, tuple(benchmarks), ck.text(craw, "description", ckp)))
+        categories.append(ConfigCategory(cname, cweight, tuple(benchmarks), ck.text(craw, "description", ckp)))
     if not any(c.weight > 0 for c in categories):
         raise ck.fail("every category weight is 0: nothing would be scored", "categories", top, "categories")
     return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""), scale,

@@ -34,7 +34,7 @@ from scorekit.aggregate.results_files import stderr_key, stderr_value
 from scorekit.harness_outputs.keys import find_task_key
 
 if TYPE_CHECKING:
-    from scorekit.aggregate.scoring_config import MetricSpec, ScoringConfig
+    from scorekit.aggregate.scoring_config import ConfigMetric, ScoringConfig
 
 
 def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.ndarray | float:
@@ -317,7 +317,7 @@ def score_models(config: "ScoringConfig", models: Mapping[str, Mapping[str, Mapp
     return out
 
 
-def _custom_score(spec: "MetricSpec", model: str, value: float) -> float:
+def _custom_score(spec: "ConfigMetric", model: str, value: float) -> float:
     try:
         result = spec.normalizer(float(value), spec.good, spec.bad)
     except (Exception, SystemExit) as exc:  # user code; SystemExit must not end the run silently
@@ -349,7 +349,7 @@ def _uncertainty(score: float, se: float, scale: float, z: float) -> dict[str, f
 
 
 def _scored(score: float, se: float, scale: float, z: float, **rest: Any) -> dict[str, Any]:
-    """One node of the output: ``score``, its :func:`_uncertainty`, then ``rest`` in order."""
+    """One node of the output: ``scorecard``, its :func:`_uncertainty`, then ``rest`` in order."""
     return {"score": _opt(score), **_uncertainty(score, se, scale, z), **rest}
 
 

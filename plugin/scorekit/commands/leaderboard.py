@@ -33,7 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
     p.add_argument("--config", metavar="YAML",
-                   help="scoring config (the `scorekit score` layout, docs/scoring.md): a YAML file or the name of a "
+                   help="scoring config (the `scorekit scorecard` layout, docs/scorecard.md): a YAML file or the name of a "
                    "shipped one (see `scorekit configs-dir`). Default: open_llm_leaderboard_v2 for lm-eval results, "
                    "open_llm_leaderboard_v2_lighteval for models seen only in lighteval results.")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
@@ -41,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
     p.add_argument("--raw", action="store_true", help="add the raw (unnormalized) columns to text formats")
     p.add_argument("--digits", type=int, default=2, help="decimals in table/markdown/html (default: 2)")
-    from scorekit.commands.score import add_allow_code
+    from scorekit.commands.scorecard import add_allow_code
 
     add_allow_code(p)
     prog = p.add_mutually_exclusive_group()

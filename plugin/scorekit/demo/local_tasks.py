@@ -76,7 +76,7 @@ def write_local_tasks(
             files[split] = _existing(fewshot_files[task])
         elif _resolved(shipped[task], "fewshot_split"):
             # no few-shot data: the task has no few-shot split (lm-eval 0.5 loads every split a
-            # task names and fails on a missing one; ScoreTask then refuses --num_fewshot > 0)
+            # task names and fails on a missing one; SCORETask then refuses --num_fewshot > 0)
             override["fewshot_split"] = None
         if max_gen_toks is not None:
             gen = dict(_resolved(shipped[task], "generation_kwargs") or {})

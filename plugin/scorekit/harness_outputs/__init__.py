@@ -1,6 +1,6 @@
 """Facts about the files lm-eval and lighteval write: the one place every command reads them from.
 
-``scorekit leaderboard``, ``score``, ``robustness`` and ``compare`` (and anything else that
+``scorekit leaderboard``, ``scorecard``, ``robustness`` and ``compare`` (and anything else that
 reads harness output folders) use these functions, so that they agree on what a file says. The
 layouts behind each rule are surveyed, version by version, in ``docs/harness-outputs.md``. One
 module per rule: :mod:`~scorekit.harness_outputs.folders` (finding files),

@@ -12,7 +12,7 @@ sampling metrics then sample on every model. A single-sample request is left unt
 is every run that worked before (a request for several samples could only succeed when the
 model already sampled, or by beam search).
 
-It is installed when :mod:`scorekit.lighteval.tasks` or :mod:`scorekit.lighteval.metrics` is
+It is installed when :mod:`scorekit.lighteval.score_suite` or :mod:`scorekit.lighteval.metrics` is
 imported (lighteval imports ``--custom-tasks`` before it generates). lighteval's ``vllm``,
 ``sglang`` and endpoint backends sample from the temperature alone and need nothing.
 """

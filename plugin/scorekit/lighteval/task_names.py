@@ -6,9 +6,9 @@ lighteval 0.13 answers both a mistyped task name and a forgotten ``--custom-task
 scorekit knows its own names, so its entry point says which mistake it is, in one line:
 
 - a SCORE task (``score_...``) without ``--custom-tasks``: "scorekit's SCORE tasks need
-  --custom-tasks scorekit.lighteval.tasks";
-- a robustified task (``robust_...``, written by ``scorekit robustify --harness lighteval``)
-  without ``--custom-tasks``: the file robustify wrote is needed;
+  --custom-tasks scorekit.lighteval.score_suite";
+- a variant task (``robust_...``, written by ``scorekit variants --harness lighteval``)
+  without ``--custom-tasks``: the file scorekit variants wrote is needed;
 - a ``score_...`` name that is not one of the tasks (nor a family prefix): the close matches;
 - ``lighteval eval`` (the Inspect backend) with one of scorekit's tasks: lighteval 0.13 builds
   that backend's registry without custom tasks and scorekit's task configs have no Inspect
@@ -30,8 +30,8 @@ from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = ["SCORE_MODULE", "score_task_keys", "score_task_names", "command_tasks", "check_tasks"]
 
-SCORE_MODULE = "scorekit.lighteval.tasks"
-SCORE_FILE = "score_tasks.py"  # the file form, "$(scorekit tasks-dir)/lighteval/score_tasks.py"
+SCORE_MODULE = "scorekit.lighteval.score_suite"
+SCORE_FILE = "score_suite.py"  # the file form, "$(scorekit tasks-dir)/lighteval/score_suite.py"
 RUN_INSTEAD = ("run them with the details backends, e.g. `python -m scorekit.lighteval accelerate \"model_name=...\" "
                "TASKS --custom-tasks {module} --output-dir OUT --save-details` (or `vllm`, `custom`), then "
                "`scorekit robustness OUT`")
@@ -97,7 +97,7 @@ def check_tasks(subcommand: str, tasks: Sequence[str], custom_tasks: str | None)
     for task in ours:
         if task.startswith("robust_"):
             if custom_tasks is None:
-                return (f"task {task}: tasks written by `scorekit robustify --harness lighteval` need --custom-tasks "
+                return (f"task {task}: tasks written by `scorekit variants --harness lighteval` need --custom-tasks "
                         "<the robust_lighteval_tasks.py it wrote>")
             continue
         if custom_tasks is not None and custom_tasks != SCORE_MODULE and os.path.basename(custom_tasks) != SCORE_FILE:

@@ -26,7 +26,7 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
   score per repeat (keeping the first): :func:`document_values`.
 - **Task index**: ``TaskManager.task_index`` (0.4.13) is the private ``_task_index`` in 0.5
   (same ``{name: Entry}`` with ``kind`` and ``yaml_path``): :func:`task_index`.
-- **A task's metrics** (``scorekit robustify``'s task replaces the wrapped task's metrics with
+- **A task's metrics** (``scorekit variants``'s task replaces the wrapped task's metrics with
   its own and still scores answers with the wrapped task's first metric): 0.4 keeps them by name
   on the task (``_metric_fn_list``, ``_aggregation_list``, ...); 0.5 as ``Metric`` objects on each
   filter's scorer, a metric called as ``compute([gold], [s_1, ..., s_n])`` with one value per
@@ -39,9 +39,9 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
   keeps the text), and its ``exact_match`` then fails on it: :func:`generation_target`.
 - **Stderr**: 0.5 bootstraps every aggregation other than ``mean`` (0.4: a fixed list, ``"N/A"``
   for the rest) by resampling the task's documents with replacement; a resample repeats variants
-  of a question, which the SCORE and robustified aggregations refuse (a question's variants are
+  of a question, which the SCORE and variant aggregations refuse (a question's variants are
   its unit; the CR's uncertainty is its ``_ci_low`` / ``_ci_high`` interval over questions).
-  ``ScoreTask.aggregate`` and ``RobustTask.aggregate`` (0.5 only; 0.4 has no ``Task.aggregate``)
+  ``SCORETask.aggregate`` and ``RobustTask.aggregate`` (0.5 only; 0.4 has no ``Task.aggregate``)
   turn it off: stderr ``"N/A"``, as 0.4 writes it.
 
 Nothing else in scorekit tests the lm-eval version.

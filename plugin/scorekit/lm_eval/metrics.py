@@ -27,7 +27,7 @@ generation metric called that way stops with a ValueError naming the task and th
 Uncertainty: for these per-question metrics lm-eval writes ``<metric>_stderr`` = std(per-question
 values, ddof=1) / sqrt(Q), the standard error over questions of the corpus value; it covers the
 choice of questions and the noise of the n samples as far as it shows per question, and agrees
-with the bootstrap over questions (tests/lm_eval_registration/test_gpass_stderr.py,
+with the bootstrap over questions (tests/lm_eval/test_gpass_stderr.py,
 docs/uncertainty.md).
 """
 

@@ -1,6 +1,6 @@
 """The SCORE benchmarks: one table entry per benchmark, read by everything else.
 
-Each :class:`Benchmark` holds every fact about one benchmark that more than one module needs:
+Each :class:`SCOREBenchmark` holds every fact about one benchmark that more than one module needs:
 its dataset (hub path and config, per subset), its subsets (subset key -> lm-eval task-name
 suffix; the reverse mapping is derived), the dataset fields a row must have, the options per
 question, whether accuracy is macro-averaged over categories, where its prompt templates come
@@ -19,8 +19,8 @@ lighteval variant task       ``score_<family>_robustness_<benchmark>[:<subset ke
 
 (these are upstream lm-eval's names, so scorekit's tasks replace upstream's one for one).
 Metric names are :func:`scorekit.robustness.analysis.metric_names` with the benchmark's
-``macro``. Adding a benchmark means adding one :class:`Benchmark` to :data:`BENCHMARKS` plus its
-row rule (:data:`scorekit.robustness.variants.ROW_RULES`) and its templates (docs/extending.md).
+``macro``. Adding a benchmark means adding one :class:`SCOREBenchmark` to :data:`BENCHMARKS` plus its
+row rule (:data:`scorekit.robustness.score_variants.ROW_RULES`) and its templates (docs/extending.md).
 A benchmark with ``options == 0`` has free-form answers, compared as MATH answers are.
 """
 
@@ -34,7 +34,7 @@ from scorekit.harness_outputs.keys import ungrouped
 from scorekit.robustness.records import FAMILIES
 
 __all__ = [
-    "Benchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task", "parse_lighteval_task",
+    "SCOREBenchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task", "parse_lighteval_task",
 ]
 
 LETTERS = string.ascii_uppercase
@@ -51,7 +51,7 @@ class Subset:
 
 
 @dataclass(frozen=True)
-class Benchmark:
+class SCOREBenchmark:
     """Facts about one SCORE benchmark (see the module docstring).
 
     ``dataset_path`` / ``dataset_name`` are format strings with ``{subset}`` (the subset key) and
@@ -137,13 +137,13 @@ class Benchmark:
         return f"score_robustness_{self.key}"
 
 
-BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
-    Benchmark(
+BENCHMARKS: dict[str, SCOREBenchmark] = {b.key: b for b in (
+    SCOREBenchmark(
         key="mmlu_pro", label="MMLU-Pro", dataset_path="TIGER-Lab/MMLU-Pro", dataset_name="default",
         fields=("question_id", "question", "options", "answer_index", "category"), options=10, macro=True,
         template_dir="mmlu_pro", fewshot_split="validation",
     ),
-    Benchmark(
+    SCOREBenchmark(
         key="agieval", label="AGIEval",
         dataset_path="hails/agieval-{dashed}", dataset_name="default",
         fields=("query", "choices", "gold"),
@@ -152,7 +152,7 @@ BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
             ("aqua_rat", 5), ("logiqa_en", 4), ("lsat_ar", 5), ("lsat_lr", 5), ("lsat_rc", 5),
             ("sat_en", 4), ("sat_math", 4))),
     ),
-    Benchmark(
+    SCOREBenchmark(
         key="math", label="MATH",
         dataset_path="EleutherAI/hendrycks_math", dataset_name="{subset}",
         fields=("problem", "solution"),
@@ -166,7 +166,7 @@ BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
 )}
 
 
-def get(key: str) -> Benchmark:
+def get(key: str) -> SCOREBenchmark:
     """The table entry of ``key``; ValueError naming the known ones otherwise."""
     try:
         return BENCHMARKS[key]
@@ -190,13 +190,13 @@ class TaskName:
     is_group: bool
 
 
-# Tasks written by ``scorekit robustify``: family F of task T is ``robust_<F>_<T>``, in the group
+# Tasks written by ``scorekit variants``: family F of task T is ``robust_<F>_<T>``, in the group
 # ``robust_<T>``, which the report treats as the benchmark.
 ROBUST_PREFIX = "robust_"
 
 
 def robust_task_name(family: str, task: str) -> str:
-    """``robust_<family>_<task>``: the task ``scorekit robustify`` writes for one family."""
+    """``robust_<family>_<task>``: the task ``scorekit variants`` writes for one family."""
     return f"{ROBUST_PREFIX}{family}_{task}"
 
 
@@ -206,7 +206,7 @@ def robust_group_name(task: str) -> str:
 
 
 def is_robust(benchmark: str) -> bool:
-    """True for the benchmark of a task written by ``scorekit robustify`` (``robust_<task>``)."""
+    """True for the benchmark of a task written by ``scorekit variants`` (``robust_<task>``)."""
     return benchmark.startswith(ROBUST_PREFIX)
 
 
@@ -214,7 +214,7 @@ def classify_task(name: str) -> TaskName | None:
     """Benchmark, family and subset of a SCORE lm-eval task or group name (upstream and scorekit
     use the same names; the ``score_`` prefix is optional), or None for any other task.
     Unknown suffixes are not SCORE tasks. A task ``robust_<family>_<T>`` written by
-    ``scorekit robustify`` has the benchmark ``robust_<T>`` (its group's name) and no subset.
+    ``scorekit variants`` has the benchmark ``robust_<T>`` (its group's name) and no subset.
     lm-eval 0.5 names a task run inside a group ``<group>::<task>``: the group part is dropped."""
     name = ungrouped(name)
     r = re.match(rf"^{ROBUST_PREFIX}(?P<family>{'|'.join(FAMILIES)})_(?P<task>.+)$", name)

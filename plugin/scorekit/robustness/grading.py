@@ -69,7 +69,7 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
 def equal_for(benchmark: str):
     """Answer equality for CR: :func:`~scorekit.metrics.math_equivalent` for SCORE's free-form
     answers (MATH), None (plain ``==``) for multiple choice and for tasks written by
-    ``scorekit robustify`` (their answers are already the wrapped task's filtered outputs)."""
+    ``scorekit variants`` (their answers are already the wrapped task's filtered outputs)."""
     if is_robust(benchmark):
         return None
     return math_equivalent if get_benchmark(benchmark).options == 0 else None

@@ -70,7 +70,7 @@ def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence
             out.append(render(table[0], table[1], "html", title=caption))
     table = robust_table(report)
     if table:
-        out.append(render(table[0], table[1], "html", title="Robustified tasks"))
+        out.append(render(table[0], table[1], "html", title="Variant tasks"))
     table = variance_table(report)
     if table:
         out.append(render(table[0], table[1], "html", title="Shares of the variance of correctness"))

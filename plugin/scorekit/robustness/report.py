@@ -42,7 +42,7 @@ only, else null) is the share of the family's questions whose samples were all t
 text (:mod:`scorekit.robustness.identical`), recomputed from the logged generations (or read
 from results files that report it); a high rate comes with a note, as the CR is then inflated.
 
-Tasks written by ``scorekit robustify`` (docs/robustify.md) are reported beside SCORE's: their
+Tasks written by ``scorekit variants`` (docs/variants.md) are reported beside SCORE's: their
 benchmark is ``robust_<task>``, accuracy is micro, ``circular_accuracy`` (option order: correct
 in every arrangement) and ``prompt_sensitivity`` (prompt family sampled N times per template:
 share of the variance between prompts) are set for them only (null elsewhere); a prompt family
@@ -75,7 +75,7 @@ from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
 from scorekit.tables import FORMATS
-from scorekit.robustness.robustify import ROBUST_FAMILIES as ROBUST_ORDER
+from scorekit.robustness.task_variants import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report"]
 
@@ -239,8 +239,8 @@ def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet]
 
 
 def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], confidence: float) -> None:
-    """What only robustified tasks report (:func:`scorekit.robustness.robustify.robust_metrics`)."""
-    from scorekit.robustness.robustify import robust_metrics
+    """What only variant tasks report (:func:`scorekit.robustness.task_variants.robust_metrics`)."""
+    from scorekit.robustness.task_variants import robust_metrics
 
     samples = max((s.samples_per_variant for s in chosen), default=1)
     with warnings.catch_warnings():
@@ -429,14 +429,14 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
 
 
 def _order(benchmark: str, family: str) -> tuple[int, str, int]:
-    """SCORE's benchmarks first, in their order, then robustified tasks by name."""
+    """SCORE's benchmarks first, in their order, then variant tasks by name."""
     if benchmark in BENCHMARKS:
         return 0, f"{list(BENCHMARKS).index(benchmark):03d}", BENCHMARKS[benchmark].families.index(family)
     return 1, benchmark, ROBUST_ORDER.index(family)
 
 
 def _macro(benchmark: str) -> bool:
-    """Macro-averaged over categories (MMLU-Pro); robustified tasks pool their questions."""
+    """Macro-averaged over categories (MMLU-Pro); variant tasks pool their questions."""
     return benchmark in BENCHMARKS and BENCHMARKS[benchmark].macro
 
 
@@ -574,7 +574,7 @@ def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any
 
 
 def robust_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
-    """Figures only robustified tasks have (circular accuracy, prompt sensitivity), or None."""
+    """Figures only variant tasks have (circular accuracy, prompt sensitivity), or None."""
     fams = [f for f in report.families() if is_robust(f.benchmark) and f.family != "non_greedy"]
     if not fams:
         return None
@@ -683,7 +683,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
             parts.append(render(table[0], table[1], fmt, title=title))
     table = robust_table(report)
     if table:
-        parts.append(render(table[0], table[1], fmt, title="Robustified tasks"))
+        parts.append(render(table[0], table[1], fmt, title="Variant tasks"))
     table = variance_table(report)
     if table:
         parts.append(render(table[0], table[1], fmt, title="Shares of the variance of correctness"))

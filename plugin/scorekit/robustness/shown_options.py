@@ -1,6 +1,6 @@
 """Where a rendered prompt shows a question's options, and the prompt with them rearranged.
 
-Harness-free; the core of ``scorekit robustify``'s option order (docs/robustify.md, "Task
+Harness-free; the core of ``scorekit variants``'s option order (docs/variants.md, "Task
 shapes"). A multiple-choice task shows its options in many layouts: lettered lines written from
 a list field (MMLU), from separate fields (``A``-``D``, ``option_a``..., ``opa``...), from a nested
 dict (``choices.text``), inside the input text itself (BBH's ``(A) ...`` lines), by Python

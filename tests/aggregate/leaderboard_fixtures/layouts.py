@@ -180,7 +180,7 @@ def write_lighteval_results(
     return path
 
 
-# A user's leaderboard config (the `scorekit score` layout): GPQA and MuSR with the
+# A user's leaderboard config (the `scorekit scorecard` layout): GPQA and MuSR with the
 # leaderboard's chance levels, MuSR's team allocation exactly 1/3.
 GPQA_MUSR_CONFIG = """\
 name: two columns

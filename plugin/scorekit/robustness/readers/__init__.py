@@ -57,7 +57,7 @@ class SampleSet:
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
-    samples_per_variant: int = 1  # robustified prompt family: samples per template
+    samples_per_variant: int = 1  # variant tasks' prompt family: samples per template
 
 
 @dataclass
@@ -122,7 +122,7 @@ READERS: list[Reader] = []
 INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval`, inspect_ai) yet (`scorekit compare` "
                 "and `scorekit export` do), and lighteval 0.13 cannot run scorekit's tasks on Inspect; run them with "
                 "`python -m scorekit.lighteval accelerate` (or `vllm`, `custom`) ... --custom-tasks "
-                "scorekit.lighteval.tasks --save-details and give this command that output folder")
+                "scorekit.lighteval.score_suite --save-details and give this command that output folder")
 
 
 def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None) -> ReadResult:

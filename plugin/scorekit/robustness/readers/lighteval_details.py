@@ -5,7 +5,7 @@ What lighteval 0.13 writes for ``--output-dir OUT --save-details``:
 ``metric``, ``model_response``) and ``OUT/results/<model_name>/results_<time>.json``
 (``config_general``, ``results``, ...). ``<model_name>`` may contain ``/``.
 
-Details of scorekit's SCORE tasks (:mod:`scorekit.lighteval.tasks`) are read: each document
+Details of scorekit's SCORE tasks (:mod:`scorekit.lighteval.score_suite`) are read: each document
 carries its expanded SCORE fields in ``doc.specific["score"]``, and the answers are scored again
 from ``model_response.text`` with :func:`scorekit.robustness.grading.record_for` (the same
 extraction as every other reader). lighteval runs each prompt template / answer position as
@@ -14,7 +14,7 @@ family and subset are merged into one :class:`~scorekit.robustness.readers.Sampl
 lm-eval task name (``score_prompt_robustness_mmlu_pro``, ``..._agieval_aqua_rat``). When a
 variant task was run several times for a model, the newest run is used (with a note).
 
-Details of tasks written for lighteval by ``scorekit robustify`` (:mod:`scorekit.lighteval.robust`,
+Details of tasks written for lighteval by ``scorekit variants`` (:mod:`scorekit.lighteval.task_variants`,
 ``robust_<family>_<T>[:position_<L>|:template_<t>]``) are read too: their documents carry
 ``doc.specific["robust"]`` and the run logged each answer's records in the ``metric`` column.
 Log-likelihood answers are scored again from ``model_response.logprobs`` (the choice with the
@@ -53,8 +53,8 @@ __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "pars
 _TIME = TIME_PATTERN
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
-SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.tasks (not imported: that module imports lighteval)
-ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.robust
+SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.score_suite (not imported: that module imports lighteval)
+ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.task_variants
 _ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>[^:|]+)"
                      r"(?::(?:position_(?P<pos>[A-Z])|template_(?P<tpl>\d+)))?$")
 
@@ -66,8 +66,8 @@ def parse_details_name(name: str) -> tuple[str, int, str] | None:
 
 
 def parse_robust(name: str) -> tuple[str, str] | None:
-    """(family, task ``robust_<family>_<T>``) of a lighteval task written by ``scorekit robustify``
-    (:func:`scorekit.lighteval.robust.robust_name`), else None.
+    """(family, task ``robust_<family>_<T>``) of a lighteval task written by ``scorekit variants``
+    (:func:`scorekit.lighteval.task_variants.robust_name`), else None.
 
     >>> parse_robust("robust_option_order_arc_easy:position_C|0"), parse_robust("robust_prompt_x")
     (('option_order', 'robust_option_order_arc_easy'), None)
@@ -92,10 +92,10 @@ def _read_table(path: Path, columns: list[str]) -> Any:
 
 
 def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
-    """Records of one details file of a robustified task (module docstring), the number of rows
+    """Records of one details file of a variant task (module docstring), the number of rows
     without robustness fields, and (non-greedy) whether each question's raw samples were the same."""
     from scorekit.robustness.records import as_record
-    from scorekit.robustness.robustify import choice_answer, text_answer
+    from scorekit.robustness.task_variants import choice_answer, text_answer
 
     table = _read_table(path, ["doc", "metric", "model_response"])
     records: list[Record] = []
@@ -125,7 +125,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
                     raise ScorekitError(f"{len(texts)} generations for {len(recs)} logged records", path=path, where=where)
                 recs = [r._replace(answer=text_answer(t)) for r, t in zip(recs, texts)]
         except KeyError as exc:
-            raise ScorekitError(f"robustified document lacks field {exc.args[0]!r}", path=path, where=where) from None
+            raise ScorekitError(f"variant task's document lacks field {exc.args[0]!r}", path=path, where=where) from None
         records.extend(recs)
         if logged.get("identical") is not None:
             identical[str(meta["question_id"])] = bool(logged["identical"])
@@ -194,7 +194,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
     for key, values in results.items():
         parsed = parse_lighteval_task(key)
         r = parse_robust(key)
-        if r is not None and isinstance(values, dict):  # robustified: variant accuracy under its per-variant name
+        if r is not None and isinstance(values, dict):  # variant task: accuracy under its per-variant name
             numbers = {k: float(v) for k, v in values.items() if isinstance(v, (int, float)) and not k.endswith("_stderr")}
             family, task = r
             label = key.split("|")[0].split(":")[1] if ":" in key.split("|")[0] else ""
@@ -220,7 +220,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
             if acc in numbers:
                 merged[(benchmark, family, subset)][variant_metric_name(family, variant, macro=acc == "macro_accuracy")] = numbers[acc]
     if not merged and not robust and explicit:
-        raise ScorekitError("no scorekit SCORE or robustified task in this lighteval results file", path=path)
+        raise ScorekitError("no scorekit SCORE or variant task in this lighteval results file", path=path)
     return [AggregateSet(model, lm_eval_task_name(b, f, s), "lighteval", metrics, str(path), time)
             for (b, f, s), metrics in merged.items()] + [
         AggregateSet(model, classify_task(task), "lighteval", metrics, str(path), time)  # type: ignore[arg-type]
@@ -257,7 +257,7 @@ class LightevalDetailsReader:
             task, _fewshot, time = parse_details_name(p.name)  # type: ignore[misc]
             if parse_lighteval_task(task) is None and parse_robust(task) is None:
                 if p in explicit:
-                    raise ScorekitError(f"not a scorekit SCORE or robustified task (task {task!r})", path=p)
+                    raise ScorekitError(f"not a scorekit SCORE or variant task (task {task!r})", path=p)
                 other += 1
                 continue
             model = details_model(p)

@@ -11,7 +11,7 @@ Two document layouts are understood, detected from the first sample's ``doc``:
 
 scorekit
     the expanded documents of scorekit's SCORE tasks (fields in
-    :data:`scorekit.robustness.variants.DOC_FIELDS`); scored with
+    :data:`scorekit.robustness.score_variants.DOC_FIELDS`); scored with
     :func:`scorekit.robustness.grading.record_for`. Non-greedy: one document, five outputs.
 upstream
     lm-eval's own ``lm_eval/tasks/score`` tasks. Their documents keep the dataset fields plus
@@ -48,7 +48,7 @@ from scorekit.harness_outputs.samples import iter_samples
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
-from scorekit.robustness.robustify import canonical_map, swap_order
+from scorekit.robustness.task_variants import canonical_map, swap_order
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
@@ -156,9 +156,9 @@ def checked_rate(value: float, path: Path | str, where: str) -> float:
 
 
 def _task_fallbacks(rf: _ResultsFile | None, task: str) -> frozenset[str]:
-    """:func:`scorekit.robustness.robustify.filter_fallbacks` of the task's ``filter_list`` in its
+    """:func:`scorekit.robustness.task_variants.filter_fallbacks` of the task's ``filter_list`` in its
     run's results file (lm-eval's default alone without one)."""
-    from scorekit.robustness.robustify import filter_fallbacks
+    from scorekit.robustness.task_variants import filter_fallbacks
 
     configs = rf.data.get("configs") if rf else None
     config = configs.get(task) if isinstance(configs, dict) else None
@@ -186,10 +186,10 @@ class _SamplesFile:
     unmappable: str | None = None  # why the records could not be computed
     identical: dict[str, bool] = field(default_factory=dict)  # non-greedy, scorekit layout
     texts: dict[str, int] = field(default_factory=dict)  # non-greedy, upstream runs: question -> hash(raw text)
-    samples_per_variant: int = 1  # robustify layout, prompt family
-    fallbacks: frozenset[str] = frozenset()  # robustify layout: what the task's filters write for "no answer"
-    n_fallbacks: int = 0  # robustify layout: answers that were a filter fallback (scored as unparsed)
-    shown_order: dict[str, bool] = field(default_factory=dict)  # robustify option order: question -> options moved
+    samples_per_variant: int = 1  # variants layout, prompt family
+    fallbacks: frozenset[str] = frozenset()  # variants layout: what the task's filters write for "no answer"
+    n_fallbacks: int = 0  # variants layout: answers that were a filter fallback (scored as unparsed)
+    shown_order: dict[str, bool] = field(default_factory=dict)  # variants option order: question -> options moved
     # what the notes are made of
     chosen_filter: str | None = None  # the first row's filter: only its rows are scored
     filters: Counter[str] = field(default_factory=Counter)
@@ -298,7 +298,7 @@ def _detect_layout(doc: Any, task: TaskName) -> str | None:
     if not isinstance(doc, dict):
         return None
     if "_robust" in doc and is_robust(task.benchmark):
-        return "robustify"
+        return "variants"
     if _SCOREKIT_DOC <= doc.keys():
         return "scorekit"
     if "prompt" in doc and "question_id" in doc:
@@ -368,7 +368,7 @@ def _read_samples(sf: _SamplesFile) -> None:
                     sf.identical[str(doc["question_id"])] = samples_identical(raw)
                 else:
                     add(record_for(doc, outputs[0] if outputs else None))
-            elif layout == "robustify":
+            elif layout == "variants":
                 _read_robust_row(sf, row, doc, path, lineno)
             else:
                 converted = converter.convert(doc)
@@ -411,7 +411,7 @@ def _finish(sf: _SamplesFile) -> None:
 
 
 def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any], path: Path, lineno: int) -> None:
-    """A row of a task written by ``scorekit robustify``: its records are the metric items that
+    """A row of a task written by ``scorekit variants``: its records are the metric items that
     lm-eval logged (every metric key holds the same item; ``unparsed_rate`` is always there)."""
     from scorekit.robustness.records import records_from_items
 
@@ -589,7 +589,7 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
             ns = n_samples.get(key)
             if isinstance(ns, dict) and isinstance(ns.get("effective"), int):
                 n_docs = ns["effective"]
-            layout = ("robustify" if is_robust(task.benchmark)
+            layout = ("variants" if is_robust(task.benchmark)
                       else "upstream-summarizer" if summarizer else _aggregate_layout(metrics))
             out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.when, n_docs))
     return out
