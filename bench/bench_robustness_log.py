@@ -1,10 +1,10 @@
 """`scorekit robustness` on a big samples log against a bare orjson parse of the same file.
 
-Issue 12, item 9: the MMLU-Pro prompt family at full size (12,032 questions x 10 prompts =
+The MMLU-Pro prompt family at full size (12,032 questions x 10 prompts =
 120,320 lines of about 9 KB, about 1 GB), as scorekit's lm-eval task writes it with
 ``--log_samples``: each line holds the expanded document, the prompt, the model's output and
 the line's SCORE record once per metric (18 metrics). No speed target (plain code, about 2x the
-bare parse: issue 22); the figures show what a user waits for.
+bare parse); the figures show what a user waits for.
 
 The log is GENERATED under /tmp (never committed), then these are run side by side, each in its
 own process, alternately, ``--repeat`` times:

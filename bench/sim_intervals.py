@@ -2,7 +2,7 @@
 
     python bench/sim_intervals.py              # 5,000 runs per cell (a few minutes)
     python bench/sim_intervals.py --runs 1000  # quicker, ~0.7 points of noise per cell
-    python bench/sim_intervals.py --runs 2000 --only compare   # compare's rigor (issue 25)
+    python bench/sim_intervals.py --runs 2000 --only compare   # compare's rigor
 
 Data-generating processes are the test suite's (tests/metrics/test_intervals.py): paired 0/1
 runs of two correlated models (shared question difficulty, ~12% discordant questions);

@@ -43,7 +43,7 @@ def _pair(n10: int, n01: int, n: int) -> tuple[list[int], list[int]]:
 
 def test_mcnemar_interval_agrees_with_the_exact_test():
     """Over every split of up to 25 discordant questions among 60: the interval excludes 0
-    exactly when the exact McNemar p < 0.05; the issue's case (5 of 5 one way, p = 0.0625)."""
+    exactly when the exact McNemar p < 0.05; 5 of 5 one way (p = 0.0625) included."""
     for nd in range(26):
         for n10 in range(nd + 1):
             a, b = _pair(n10, nd - n10, 60)

@@ -204,7 +204,7 @@ def test_score_robustness_export(run, capsys):
 
 
 def test_results_only_run_keeps_harness_numbers_and_drops_na(tmp_path, capsys):
-    """lm-eval results without samples logs (the every_eval_ever #193 case: "N/A" stderrs)."""
+    """lm-eval results without samples logs ("N/A" stderrs in the results file)."""
     src = CORPUS / "lm-eval-0.4.13/extras/__models__local__Scripted-LM-1B"
     (results_path,) = src.glob("results_*.json")
     shutil.copy(results_path, tmp_path / results_path.name)
