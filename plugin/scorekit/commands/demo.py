@@ -30,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--questions", type=int, default=None, help="use only the first N questions of each bundled file")
     p.add_argument("--max-gen-toks", type=int, default=None,
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
-    p.add_argument("--batch-size", default="64", help="lm-eval batch size (default: 64)")
+    p.add_argument("--batch-size", default="128", help="lm-eval batch size (default: 128)")
     p.add_argument("--threads", type=int, default=None,
                    help="torch threads (default: the processors idle now, sampled over 0.3 s, at least 1)")
     p.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,

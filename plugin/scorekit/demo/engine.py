@@ -7,8 +7,8 @@ reads every prompt whole and keeps computing a row after it ends. :class:`Shared
 replaces only that step (``_model_generate``), with the same inputs and output:
 
 - **Prefill**: the batch's distinct prompts form a prefix tree whose nodes are the runs of
-  tokens they share; each node is read once, all nodes of one tree level in one forward pass
-  after their parents' caches. The prompts' caches are then stacked, left-padded, into one
+  tokens they share; each node is read once, a tree level's nodes of similar length in one
+  forward pass after their parents' caches. The prompts' caches are then stacked, left-padded, into one
   batch cache.
 - **Decode**: one token per row per step; a row leaves the batch when it ends (an EOS token or
   a stop string), so finished rows cost nothing.
@@ -61,8 +61,8 @@ class SharedPrefixHFLM(HFLM):
         """Cache of every row but its last token, as one left-padded batch: ``(cache, mask)``.
 
         The distinct prompts form a prefix tree whose nodes are the runs of tokens they share
-        (:func:`_prefix_tree`); a node is read once, all nodes of one tree level in one forward
-        pass, each starting from its parent's cache.
+        (:func:`_prefix_tree`); a node is read once, the nodes of one tree level whose runs are
+        within 2x of each other's length in one forward pass, each after its parent's cache.
         """
         from transformers import DynamicCache
 
@@ -71,7 +71,12 @@ class SharedPrefixHFLM(HFLM):
         done: list[int] = []
         level = [i for i, node in enumerate(nodes) if node.parent is None]
         while level:
-            self._read_nodes(nodes, level, paths)
+            # one pass per run of similar lengths: padding to a level's longest run doubled the work
+            runs = sorted(level, key=lambda i: -len(nodes[i].tokens))
+            while runs:
+                chunk = [i for i in runs if 2 * len(nodes[i].tokens) >= len(nodes[runs[0]].tokens)]
+                self._read_nodes(nodes, chunk, paths)
+                runs = runs[len(chunk):]
             for i in set(done) - set(ends.values()):
                 del paths[i]  # its children are read and no prompt ends there
             done, level = level, [i for i, node in enumerate(nodes) if node.parent in set(level)]

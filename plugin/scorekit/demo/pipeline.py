@@ -91,7 +91,7 @@ def run_harness(
     *,
     questions: int | None = None,
     max_gen_toks: int | None = None,
-    batch_size: int | str = 64,
+    batch_size: int | str = 128,
     device: str = "cpu",
     seed: int = 1234,
     tasks: list[str] | None = None,
