@@ -33,8 +33,10 @@ def models(tiny_hf_model):
 
 
 def _generate(lm, settings: dict, prompts=PROMPTS) -> list[str]:
-    return lm.generate_until([Instance("generate_until", None, (p, dict(settings)), i) for i, p in enumerate(prompts)],
-                             disable_tqdm=True)
+    requests = [Instance(request_type="generate_until", doc={}, arguments=(p, dict(settings)), idx=i,
+                         task_name="demo", doc_id=i, metadata=("demo", i, 1))  # both lm-eval 0.4 and 0.5
+                for i, p in enumerate(prompts)]
+    return lm.generate_until(requests, disable_tqdm=True)
 
 
 def test_greedy_answers_are_lm_eval_generates(models):
