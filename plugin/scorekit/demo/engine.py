@@ -79,7 +79,8 @@ class SharedPrefixHFLM(HFLM):
                 runs = runs[len(chunk):]
             for i in set(done) - set(ends.values()):
                 del paths[i]  # its children are read and no prompt ends there
-            done, level = level, [i for i, node in enumerate(nodes) if node.parent in set(level)]
+            done, read = level, set(level)
+            level = [i for i, node in enumerate(nodes) if node.parent in read]
         width = max(len(r) - 1 for r in rows)
         mask = torch.zeros(len(rows), width, dtype=torch.long)
         batch = DynamicCache()
@@ -157,10 +158,14 @@ class SharedPrefixHFLM(HFLM):
         return new
 
     def _cache_arg(self, cache) -> dict:
+        return {self._cache_name: cache}
+
+    @functools.cached_property
+    def _cache_name(self) -> str:
         # transformers 5 renames forward's ``past_key_values`` to ``cache`` (the old name warns)
         import inspect
 
-        return {"cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values": cache}
+        return "cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values"
 
     def _eos_ids(self) -> set[int]:
         ids = self.model.generation_config.eos_token_id
