@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from scipy.stats import chisquare
@@ -45,6 +47,20 @@ def test_greedy_answers_are_lm_eval_generates(models):
     assert _generate(ours, settings) == _generate(theirs, settings)
 
 
+def test_grouped_key_value_heads_give_lm_eval_answers(tmp_path):
+    """SmolLM2 reads 9 query heads against 3 key/value heads; the engine hands the groups to
+    torch as they are (``_grouped_attention``), lm-eval's path repeats them."""
+    from tests.support.tiny_model import build_tiny_llama
+
+    path = build_tiny_llama(tmp_path, heads=4, kv_heads=2)
+    args = {"batch_size": 3, "device": "cpu"}
+    ours = SharedPrefixHFLM.create_from_arg_string(f"pretrained={path}", args)
+    theirs = HFLM.create_from_arg_string(f"pretrained={path}", args)
+    assert ours.model.config.num_key_value_heads < ours.model.config.num_attention_heads
+    settings = {"until": [], "max_gen_toks": 12, "do_sample": False}
+    assert _generate(ours, settings) == _generate(theirs, settings)
+
+
 def test_stop_strings_end_a_row_where_lm_eval_ends_it(models):
     ours, theirs = models
     free = _generate(theirs, {"until": [], "max_gen_toks": 12, "do_sample": False})
@@ -71,6 +87,51 @@ def test_a_row_leaves_the_batch_at_its_eos_token(models):
     finally:
         for lm, eos in zip(models, saved):
             lm.model.generation_config.eos_token_id = eos
+
+
+def test_rows_of_every_setting_share_one_batch_and_joining_rows_keep_lm_eval_answers(models):
+    """One call holding greedy rows of two token budgets and sampled rows: with room for 3 rows,
+    rows join the batch while others are mid-answer, and every greedy answer is lm-eval's."""
+    ours, theirs = models
+    short = {"until": [], "max_gen_toks": 5, "do_sample": False}
+    long = {"until": [], "max_gen_toks": 12, "do_sample": False}
+    sampled = {"until": [], "max_gen_toks": 7, "do_sample": True, "temperature": 0.7}
+    mixed = [(p, s) for p in PROMPTS for s in (short, long, sampled)]
+    requests = [Instance(request_type="generate_until", doc={}, arguments=(p, dict(s)), idx=i,
+                         task_name="demo", doc_id=i, metadata=("demo", i, 1)) for i, (p, s) in enumerate(mixed)]
+    answered, computed = [], []
+    answer = ours._answer
+    ours.on_answers = answered.append
+    ours._answer = lambda rows: computed.append((rows, answer(rows))) or computed[-1][1]
+    try:
+        got = ours.generate_until(requests, disable_tqdm=True)
+    finally:
+        ours.on_answers = None
+        del ours._answer
+    assert sum(answered) == len(requests) and max(answered) < len(requests)  # as they end, not at once
+    for settings in (short, long):
+        expected = _generate(theirs, settings)
+        assert [g for g, (_, s) in zip(got, mixed) if s is settings] == expected
+    (rows, new), = computed  # all rows in one call
+    assert sorted(row.budget for row in rows) == sorted(s["max_gen_toks"] for _, s in mixed)
+    assert all(len(tokens) <= row.budget for row, tokens in zip(rows, new))
+    assert any(len(tokens) == row.budget == 7 for row, tokens in zip(rows, new))  # sampled rows run to their budget
+
+
+def test_lm_eval_cache_hook_sees_each_final_answer_once(models):
+    ours, _ = models
+    seen = []
+
+    class Hook:
+        def add_partial(self, kind, request, text):
+            seen.append((request[0], text))
+
+    saved, ours.cache_hook = ours.cache_hook, Hook()
+    try:
+        got = _generate(ours, {"until": [], "max_gen_toks": 6, "do_sample": False})
+    finally:
+        ours.cache_hook = saved
+    assert sorted(seen) == sorted(zip(PROMPTS, got))
 
 
 def test_other_generation_settings_go_to_lm_eval(models):
@@ -130,3 +191,16 @@ def test_gguf_read_once_loads_the_same_model_and_restores_gguf():
     assert ids == plain_ids
     assert weights.keys() == plain_weights.keys()
     assert all(torch.equal(weights[k], plain_weights[k]) for k in weights)
+
+
+def test_grouped_attention_switch_is_restored(monkeypatch):
+    from scorekit.demo.engine import _grouped_attention
+
+    monkeypatch.setenv("TRANSFORMERS_SDPA_FORCE_GQA", "0")
+    with _grouped_attention():
+        assert os.environ["TRANSFORMERS_SDPA_FORCE_GQA"] == "1"
+    assert os.environ["TRANSFORMERS_SDPA_FORCE_GQA"] == "0"
+    monkeypatch.delenv("TRANSFORMERS_SDPA_FORCE_GQA")
+    with _grouped_attention():
+        pass
+    assert "TRANSFORMERS_SDPA_FORCE_GQA" not in os.environ

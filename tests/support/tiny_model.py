@@ -27,8 +27,10 @@ CHAT_TEMPLATE = (
 )
 
 
-def build_tiny_llama(out_dir: str | Path, *, seed: int = 1234, vocab_size: int = 400) -> Path:
-    """Write a ~100k-parameter Llama model and its tokenizer to ``out_dir``; return the path."""
+def build_tiny_llama(out_dir: str | Path, *, seed: int = 1234, vocab_size: int = 400, heads: int = 2,
+                     kv_heads: int = 2) -> Path:
+    """Write a ~100k-parameter Llama model and its tokenizer to ``out_dir``; return the path.
+    ``kv_heads`` below ``heads`` groups the query heads, as SmolLM2's 9 over 3."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
@@ -64,8 +66,8 @@ def build_tiny_llama(out_dir: str | Path, *, seed: int = 1234, vocab_size: int =
         hidden_size=32,
         intermediate_size=64,
         num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
         max_position_embeddings=4096,
         bos_token_id=fast.bos_token_id,
         eos_token_id=fast.eos_token_id,

@@ -104,8 +104,8 @@ def run_harness(
     ``max_gen_toks`` None means :data:`MAX_GEN_TOKS` per benchmark; ``threads`` sets torch's
     thread count (None: torch's default). ``progress(stage, done,
     total)`` is called with the stages of :data:`PROGRESS_STAGES`: ``model`` (0 then 1),
-    ``answers`` (answers generated so far of ``total``, per batch for lm-eval's hf model, at
-    the end for others) and ``scoring`` (0 then 1).
+    ``answers`` (answers generated so far of ``total``: as they end for the demo's engine, per
+    batch for lm-eval's hf model, at the end for others) and ``scoring`` (0 then 1).
     Returns the folder holding ``<model>/results_*.json`` and ``samples_*.jsonl``.
     """
     import lm_eval
@@ -168,8 +168,8 @@ def run_harness(
 
 
 def _count_answers(lm: Any, report: Progress) -> None:
-    """Wrap this model object's ``generate_until`` (and, for lm-eval's hf model, its per-batch
-    ``_model_generate``) so that ``report("answers", done, total)`` follows the generation.
+    """Wrap this model object's ``generate_until`` (and its ``on_answers`` hook, or else lm-eval's
+    per-batch ``_model_generate``) so that ``report("answers", done, total)`` follows the generation.
     Only this instance is changed."""
     state = {"done": 0, "total": 0}
     generate_until = lm.generate_until
@@ -183,14 +183,21 @@ def _count_answers(lm: Any, report: Progress) -> None:
         return out
 
     lm.generate_until = counted_generate_until
+
+    def answered(count: int) -> None:
+        state["done"] = min(state["total"], state["done"] + count)
+        report("answers", state["done"], state["total"])
+
+    if hasattr(lm, "on_answers"):  # the demo's engine reports answers as they end
+        lm.on_answers = answered
+        return
     model_generate = getattr(lm, "_model_generate", None)
     if model_generate is None:
         return
 
     def counted_model_generate(context, *args, **kwargs):
         out = model_generate(context, *args, **kwargs)
-        state["done"] = min(state["total"], state["done"] + int(context.shape[0]))
-        report("answers", state["done"], state["total"])
+        answered(int(context.shape[0]))
         return out
 
     lm._model_generate = counted_model_generate
