@@ -125,7 +125,7 @@ class SharedPrefixHFLM(HFLM):
             self.on_answers(done)
         batch = _Batch.empty()
         eos = self._eos_ids()
-        with torch.inference_mode(), _grouped_attention():
+        with torch.inference_mode():
             while queue or batch.places:
                 if queue and 2 * batch.live() <= width:
                     wave, queue = queue[: width - batch.live()], queue[width - batch.live():]
@@ -230,8 +230,9 @@ class SharedPrefixHFLM(HFLM):
         if before:  # a tree level below the roots: every node has a parent
             for layer in range(len(parents[0])):
                 cache.update(*(torch.stack([_left_pad(p[layer][j], before) for p in parents]) for j in (0, 1)), layer)
-        self.model(tokens, attention_mask=mask, position_ids=position, **self._cache_arg(cache), use_cache=True,
-                   logits_to_keep=1)
+        with _grouped_attention():
+            self.model(tokens, attention_mask=mask, position_ids=position, **self._cache_arg(cache), use_cache=True,
+                       logits_to_keep=1)
         for row, (i, parent) in enumerate(zip(level, parents)):
             new = slice(before + after - len(nodes[i].tokens), None)
             paths[i] = [(torch.cat([parent[n][0], layer.keys[row, :, new]], dim=-2) if parent else layer.keys[row, :, new],
@@ -380,7 +381,9 @@ def _samples(settings: dict) -> bool:
 def _grouped_attention() -> Iterator[None]:
     """Inside, transformers' ``sdpa`` attention hands the model's grouped key/value heads to torch
     as they are (``enable_gqa``) instead of copying them for every query head: reading prompts
-    after their shared prefix takes 13-15% less time on the demo's CPU, same answers.
+    after their shared prefix takes 13-15% less time on the demo's CPU (float32), same answers.
+    Only for reading prompts: at one token per row transformers already avoids the copies, and
+    ``enable_gqa`` there made bfloat16 decoding 30% slower.
     ``TRANSFORMERS_SDPA_FORCE_GQA`` is transformers' own switch, read at every attention call
     (versions without it ignore it); torch has ``enable_gqa`` from 2.5."""
     if torch.torch_version.TorchVersion(torch.__version__) < (2, 5):
