@@ -6,10 +6,10 @@
 2. **Generating** the demo's answers: lm-eval's ``HFLM`` (``model.generate``) and
    :class:`scorekit.demo.engine.SharedPrefixHFLM` on the same requests (the demo's 535 by
    default, from a samples folder of an earlier ``scorekit demo`` run; ``--every K`` keeps every
-   K-th), batch size 64, float32. Reported: CPU and wall seconds and how many greedy answers are
-   the same text.
+   K-th), batch size 128 (the demo's), float32 unless ``--dtype bfloat16``. Reported: CPU and
+   wall seconds and how many greedy answers are the same text.
 
-    python bench/bench_demo.py DEMO_OUTPUT_DIR [--every K] [--threads N]
+    python bench/bench_demo.py DEMO_OUTPUT_DIR [--every K] [--threads N] [--dtype bfloat16]
 
 Run it on an idle machine; the CPU model is printed with the figures.
 """
@@ -44,6 +44,7 @@ def main() -> None:
     ap.add_argument("demo_dir", help="output folder of an earlier `scorekit demo` run (its lm_eval/ samples)")
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     import torch
@@ -55,15 +56,15 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     path = smollm2_gguf()
-    model_args = f"pretrained={path.parent},gguf_file={path.name},dtype=float32"
-    print(f"CPU: {_cpu()}, {args.threads} torch thread(s), torch {torch.__version__}")
+    model_args = f"pretrained={path.parent},gguf_file={path.name},dtype={args.dtype}"
+    print(f"CPU: {_cpu()}, {args.threads} torch thread(s), torch {torch.__version__}, {args.dtype}")
 
     loaded = {}
     for name, cls, ctx in (("lm-eval HFLM, plain load", HFLM, contextlib.nullcontext),
                            ("SharedPrefixHFLM, gguf_read_once", SharedPrefixHFLM, gguf_read_once)):
         def load(cls=cls, ctx=ctx):
             with ctx():
-                return cls.create_from_arg_string(model_args, {"batch_size": 64, "device": "cpu"})
+                return cls.create_from_arg_string(model_args, {"batch_size": 128, "device": "cpu"})
         loaded[name], cpu, wall = _timed(load)
         print(f"load  {name:36s} cpu {cpu:6.1f} s  wall {wall:6.1f} s")
     plain, ours = loaded.values()

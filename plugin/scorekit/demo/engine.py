@@ -16,8 +16,9 @@ post-processing, the cache hook) and computes its answers differently:
   forward pass after their parents' caches.
 - **Decode.** One token per row per step, rows of every setting in one batch (greedy or
   sampled is chosen per row). A row leaves when it ends (an EOS token, a stop string, its token
-  budget) and, when half the batch has left, the next wave joins it, so the batch stays full.
-  The key/value cache has room reserved for the tokens to come, so a step writes in place.
+  budget); its place is dropped once an eighth of the batch has ended, and when half the
+  batch has left the next wave joins it, so the batch stays full. The key/value cache has
+  room reserved for the tokens to come, so a step writes in place.
 
 Greedy rows get the tokens ``generate`` gives up to floating-point rounding of a different
 batch shape (a near tie can flip, as between two batch sizes of ``generate``). Sampled rows
@@ -211,6 +212,7 @@ class SharedPrefixHFLM(HFLM):
             done, read = level, set(level)
             level = [i for i, node in enumerate(nodes) if node.parent in read]
         return {prompt: paths[node] for prompt, node in ends.items()}
+
     def _read_nodes(self, nodes: list[_Node], level: list[int], paths: dict[int, list]) -> None:
         """One forward pass over the tokens of the nodes ``level`` (one tree level), each after
         its parent's path (left-padded in the cache); stores each node's whole path in ``paths``."""
