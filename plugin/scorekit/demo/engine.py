@@ -128,8 +128,9 @@ class SharedPrefixHFLM(HFLM):
         eos = self._eos_ids()
         with torch.inference_mode():
             while queue or batch.places:
-                if queue and 2 * batch.live() <= width:
-                    wave, queue = queue[: width - batch.live()], queue[width - batch.live():]
+                room = width - len(batch.live())
+                if queue and 2 * room >= width:
+                    wave, queue = queue[:room], queue[room:]
                     batch = self._join(batch, wave, rows, new)
                 logits = self.model(batch.last, attention_mask=batch.mask, position_ids=batch.position,
                                     **self._cache_arg(batch.cache), use_cache=True).logits[:, -1, :].float()
@@ -154,7 +155,7 @@ class SharedPrefixHFLM(HFLM):
         but the last token: one batch whose caches are right-aligned, with room for every row's
         remaining tokens."""
         paths = self._prefill([rows[i].tokens[:-1] for i in wave])
-        keep = [j for j, i in enumerate(batch.places) if i is not None]
+        keep = batch.live()
         # the kept rows' longest cache: the places left of it are padding for every kept row
         kept = int(batch.mask[keep].sum(dim=1).max()) - 1 if keep else 0
         cut = batch.length - kept
@@ -352,15 +353,16 @@ class _Batch:
         none = torch.zeros(0, 1, dtype=torch.long)
         return cls(None, none, none, none, [], 0)
 
-    def live(self) -> int:
-        return sum(i is not None for i in self.places)
+    def live(self) -> list[int]:
+        """The batch places whose rows have not ended."""
+        return [j for j, i in enumerate(self.places) if i is not None]
 
     def step(self, chosen: torch.Tensor) -> None:
         """Move on one token: ``chosen`` is read at the next step (its place is now cached)."""
         self.mask = torch.cat([self.mask, torch.ones(len(self.places), 1, dtype=self.mask.dtype)], dim=1)
         self.last, self.position, self.length = chosen[:, None], self.position + 1, self.length + 1
-        if 8 * (len(self.places) - self.live()) >= len(self.places):
-            keep = [j for j, i in enumerate(self.places) if i is not None]
+        keep = self.live()
+        if 8 * (len(self.places) - len(keep)) >= len(self.places):
             index = torch.tensor(keep, dtype=torch.long)
             if keep:
                 self.cache.batch_select_indices(index)
