@@ -23,6 +23,7 @@ from tests.support.doc_blocks import (
     DocError,
     choice_list,
     environment,
+    inline_commands,
     invocations,
     new_session,
     option_words,
@@ -64,6 +65,8 @@ def _scorekit_problems(block, parsers) -> list[str]:
             continue
         command = words[0]
         if command not in parsers:
+            if block.lang == "inline":  # prose may name a command's old name ("was `scorekit robustify`")
+                continue
             problems.append(f"{block.where}: no command 'scorekit {command}' ({line})")
             continue
         p = parsers[command]
@@ -89,6 +92,8 @@ def test_command_lines_name_the_tools_commands_and_options(doc, scorekit_parsers
     except DocError as exc:
         pytest.fail(str(exc))
     problems = []
+    for block in inline_commands(doc):
+        problems += _scorekit_problems(block, scorekit_parsers)
     for block in blocks:
         problems += _scorekit_problems(block, scorekit_parsers)
         for line, words in invocations(block, "lm_eval"):

@@ -169,6 +169,22 @@ def read_blocks(doc: Path) -> list[Block]:
     return blocks
 
 
+def inline_commands(doc: Path) -> list[Block]:
+    """Inline code in the prose that is a ``scorekit`` command (`` `scorekit rank --format csv` ``),
+    one pseudo-block each, for the option check (never run)."""
+    found, in_fence = [], None
+    for no, ln in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+        m = FENCE.match(ln)
+        if m and (in_fence is None or m.group("fence")[0] == in_fence):
+            in_fence = None if in_fence else m.group("fence")[0]
+            continue
+        if in_fence is None:
+            for span in re.findall(r"(?<!`)`([^`]+)`(?!`)", ln):
+                if span.startswith("scorekit "):
+                    found.append(Block(doc=doc, line=no, lang="inline", body=span + "\n", skip=("illustrative", "prose")))
+    return found
+
+
 # --- what a command line names -----------------------------------------------------------------
 
 SEPARATORS = {"&&", "||", ";", "|", ">", ">>", "2>", "2>&1", "&"}
