@@ -137,21 +137,21 @@ def read_blocks(doc: Path) -> list[Block]:
                     raise DocError(f"{doc.name}:{start + 1}: docs-check marker without its closing -->")
                 chunk.append(lines[i])
             text = "\n".join(chunk)
-            if text.rstrip().endswith("-->") is False or text.count("-->") != 1:
+            if not text.rstrip().endswith("-->") or text.count("-->") != 1:
                 raise DocError(f"{doc.name}:{start + 1}: a docs-check marker must end its line with -->")
             pending.append((start + 1, text[: text.rindex("-->")]))
         elif m:
             indent, fence, info = m.group("indent"), m.group("fence"), m.group("info").strip()
             body: list[str] = []
+            fence_line = i + 1
             i += 1
             while i < len(lines) and not re.match(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}\s*$", lines[i]):
                 body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i].lstrip())
                 i += 1
             if i == len(lines):
-                raise DocError(f"{doc.name}:{m.string and lines.index(ln) + 1}: fenced block never closed")
+                raise DocError(f"{doc.name}:{fence_line}: fenced block never closed")
             lang = info.split()[0].lower() if info else ""
             text = "\n".join(body) + "\n"
-            fence_line = i - len(body)
             if is_command_block(lang, text):
                 block = Block(doc=doc, line=fence_line, lang=lang, body=text)
                 for line_no, marker in pending:
