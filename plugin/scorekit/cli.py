@@ -14,8 +14,9 @@ import sys
 from typing import Sequence
 
 from scorekit import __version__
+from scorekit.commands import options
 from scorekit.errors import ScorekitError, one_line
-from scorekit.io import silence_stdout
+from scorekit.io import note, silence_stdout
 
 # Order here is the order in ``scorekit --help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).add_parser(subparsers)
+    options.apply_spellings(parser)  # -o/-f, lm-eval's spellings and old names, for every command
     return parser
 
 
@@ -56,7 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        command = getattr(args, "command", None)
+        if extras:
+            raise ScorekitError(options.unknown_arguments(parser, command, extras))
+        note(*options.renamed_notes(command, sys.argv[1:] if argv is None else argv))
         if not getattr(args, "func", None):
             parser.print_help()
             return 2

