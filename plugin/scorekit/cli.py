@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from scorekit import __version__
+from scorekit import __version__, errors
 from scorekit.errors import ScorekitError, one_line
 from scorekit.io import silence_stdout
 
@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).add_parser(subparsers)
+    for sub in subparsers.choices.values():
+        sub.add_argument("-v", "--verbose", action="store_true",
+                         help="notes list every name and case (default: the first few, then 'and N more')")
     return parser
 
 
@@ -54,12 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit codes: 0 success, 2 bad input or arguments (``scorekit: error: ...``), 130 interrupted
     (Ctrl-C), 0 when the reader of standard output went away (``| head``).
     """
+    names_shown = errors.NAMES_SHOWN
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        if args.verbose:
+            errors.NAMES_SHOWN = None
         return int(args.func(args) or 0)
     except ScorekitError as exc:
         _error(str(exc))
@@ -83,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         _error("out of memory (is an input file unexpectedly large or deeply repetitive?)")
         return 2
+    finally:
+        errors.NAMES_SHOWN = names_shown
 
 
 def _error(message: str, kind: str = "error: ") -> None:
