@@ -67,7 +67,7 @@ NAMES_SHOWN: int | None = 10
 def listed(names: Iterable[object], limit: int | None = None) -> str:
     """``names`` for a message: the first ``limit`` (default :data:`NAMES_SHOWN`) joined by ", ",
     then "and N more" for the rest, each on one line (:func:`one_line`), so a note about
-    100,000 models stays readable.
+    100,000 models stays readable. With :data:`NAMES_SHOWN` None (``-v``) every name is listed.
 
     >>> listed(["a", "b", "c"], limit=2)
     'a, b and 1 more (-v lists all)'
@@ -75,7 +75,7 @@ def listed(names: Iterable[object], limit: int | None = None) -> str:
     'a, b'
     """
     names = list(names)
-    limit = NAMES_SHOWN if limit is None else limit
+    limit = NAMES_SHOWN if limit is None or NAMES_SHOWN is None else limit
     if limit is None or len(names) <= limit:
         return ", ".join(one_line(str(n)) for n in names)
     return ", ".join(one_line(str(n)) for n in names[:limit]) + f" and {len(names) - limit} more (-v lists all)"

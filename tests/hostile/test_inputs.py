@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ import pytest
 
 from tests.hostile.support import (
     LIGHTEVAL_DETAILS,
+    LM_EVAL_RESULTS,
     LIGHTEVAL_RESULTS,
     RANK_TEXT,
     assert_ok_or_one_line,
@@ -448,6 +450,28 @@ def test_robustness_metric_written_as_a_string_is_an_error(tmp_path):
     path = write_results(tmp_path / "run", body, name=source.name)
     assert_one_line_error(run(["robustness", path]), str(path),
                           'results["score_prompt_robustness_mmlu_pro"]["consistency_rate,none"]', "got a string '0.5'")
+
+
+@pytest.mark.parametrize("command", [
+    ["robustness"], ["robustness", "--format", "csv"], ["compare"], ["compare", "--format", "json"], ["export"],
+    ["plan", "--task", "leaderboard_gpqa_diamond", "--metric", "acc_norm,none", "--pilot"],
+    ["leaderboard"], ["scorecard", "--config", "open_llm_leaderboard_v2"],
+])
+def test_hidden_run_folder_beside_a_run_is_said(tmp_path, command):
+    """Next to another run, a run folder whose name starts with a dot was left out without a
+    word by `plan --pilot`, and named twice in one output by `compare` and `export`."""
+    runs = tmp_path / "in"
+    if command[0] in ("robustness", "compare", "export"):
+        score_run(runs / "run0")
+        score_run(runs / ".run1")
+    else:  # an lm-eval run with samples logs
+        for name in ("run0", ".run1"):
+            shutil.copytree(LM_EVAL_RESULTS.parent, runs / name)
+    hidden = runs / ".run1"
+    code, out, err = run([*command, runs, *([runs / "run0"] if "plan" in command else [])])
+    assert code == 0, err
+    said = [text.count(f"1 hidden files and folders") for text in (out, err)]
+    assert str(hidden) in out + err and sum(said) >= 1 and max(said) == 1, out + err
 
 
 def test_robustness_hidden_run_folder_is_said(tmp_path):

@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 from scorekit.aggregate.results_files import ModelResults
 from scorekit.harness_outputs.kinds import LIGHTEVAL
 from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
+from scorekit.errors import listed
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
@@ -157,8 +158,7 @@ def override_notes(models: Iterable[ModelResults]) -> list[str]:
     lines = []
     for model in models:
         for ov in model.overrides:
-            shown = ", ".join(ov.tasks[:3]) + (f", ... ({len(ov.tasks)} tasks)" if len(ov.tasks) > 3 else "")
-            lines.append(f"{model.model}: {shown} found in {ov.dropped} and {ov.kept}; kept the newer {ov.kept}")
+            lines.append(f"{model.model}: {listed(ov.tasks)} found in {ov.dropped} and {ov.kept}; kept the newer {ov.kept}")
     return lines
 
 
@@ -171,8 +171,7 @@ def missing_notes(rows: Iterable[LeaderboardRow]) -> list[str]:
         parts = []
         for col in row.missing:
             absent = row.missing_detail.get(col, [])
-            shown = ", ".join(absent[:4]) + (f", ... ({len(absent)} in all)" if len(absent) > 4 else "")
-            parts.append(f"{col} (absent: {shown})")
+            parts.append(f"{col} (absent: {listed(absent)})")
         tail = f"; {row.average_column} left out" if row.average_column else ""
         lines.append(f"{row.model}: missing " + "; ".join(parts) + tail)
     return lines

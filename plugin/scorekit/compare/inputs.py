@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.compare.core import MetricValues, Run, per_question, run_labels
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 
 __all__ = ["read_run", "read_runs"]
 
@@ -65,9 +65,8 @@ class _Table:
         out = [f"{task} {key}: {n} per-sample value(s) are not numbers{odd_why}; not compared" for key, n in self.odd.items()]
         for key, ids in self.missing.items():
             if key not in self.odd:
-                shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
                 out.append(f"{task} {key}: {len(ids)} question(s) with a null or NaN value, left out of this "
-                           f"metric only: {shown}")
+                           f"metric only: {listed(ids, 5)}")
         return out
 
     def metrics(self) -> dict[str, MetricValues]:
@@ -229,7 +228,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
         from scorekit.robustness.readers import read_paths
 
         read = read_paths([root])
-        notes.extend(read.notes)
+        notes.extend(n for n in read.notes if n not in notes)  # its walk's notes are said already
         seen: dict[str, str] = {}
         for s in read.samples:
             models[s.model].add(s.task.name)
@@ -243,8 +242,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                             "--save-details details_*.parquet or Inspect .eval/.json logs); compare needs "
                             "per-question results", path=root)
     if len(models) > 1:
-        shown = ", ".join(sorted(models))
-        raise ScorekitError(f"holds runs of {len(models)} models ({shown}); give one run per argument", path=root)
+        raise ScorekitError(f"holds runs of {len(models)} models ({listed(sorted(models))}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
 
 

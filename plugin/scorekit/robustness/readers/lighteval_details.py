@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scorekit.errors import ScorekitError, one_line
+from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
 from scorekit.harness_outputs.kinds import LIGHTEVAL, TIME_PATTERN
 from scorekit.harness_outputs.runs import run_time
@@ -296,6 +296,6 @@ class LightevalDetailsReader:
                 s.notes.append(f"{p}: {foreign} row(s) without {'robustness' if robust else 'SCORE'} fields were not read")
             if superseded.get((model, task)):
                 s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
-                               f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
+                               f"({p.name}), ignored " + listed(superseded[(model, task)]))
         out.samples.extend(sets.values())
         return out
