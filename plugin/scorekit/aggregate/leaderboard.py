@@ -25,12 +25,12 @@ from typing import Iterable, Sequence
 
 from scorekit.aggregate.results_files import ModelResults
 from scorekit.harness_outputs.kinds import LIGHTEVAL
-from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
+from scorekit.aggregate.scoring_config import LEADERBOARD_OVERALL, ScoringConfig, load_scoring_config
 from scorekit.errors import listed
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
-AVERAGE = "Average"  # the column of the config's overall score
+AVERAGE = LEADERBOARD_OVERALL  # the column of the config's overall score (no benchmark may take it)
 
 
 @dataclass

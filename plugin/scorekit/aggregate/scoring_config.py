@@ -111,6 +111,10 @@ class ScoringConfig:
 
 
 AGGREGATIONS = ("mean_score", "mean_value")
+# The columns of the overall score: a benchmark or category of that name would share it, and
+# its score would be written over (leaderboard: a column per benchmark; scorecard: per category).
+LEADERBOARD_OVERALL = "Average"
+SCORECARD_OVERALL = "Overall"
 HARNESSES = ("any", "lm-eval", "lighteval")
 OLD_LEADERBOARD_LAYOUT = (
     "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and scorecard now read one "
@@ -244,8 +248,14 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
         craw = ck.mapping(craw, ckp, cats_raw, cname, {"weight", "description", "benchmarks"}, {"benchmarks"})
         benches_raw = ck.names(craw["benchmarks"], f"{ckp}.benchmarks", craw, "benchmarks", "benchmark")
         benchmarks = []
+        if cname == SCORECARD_OVERALL:
+            raise ck.fail(f"a category named {SCORECARD_OVERALL!r} would share the overall score's column of `scorekit "
+                          "scorecard`; rename the category", ckp, cats_raw, cname)
         for bname, braw in benches_raw.items():
             bkp = f"{ckp}.benchmarks.{bname}"
+            if bname == LEADERBOARD_OVERALL:
+                raise ck.fail(f"a benchmark named {LEADERBOARD_OVERALL!r} would share the overall score's column of "
+                              "`scorekit leaderboard`; rename the benchmark", bkp, benches_raw, bname)
             braw = ck.mapping(braw, bkp, benches_raw, bname, {"weight", "description", "metrics", "aggregation"}, {"metrics"})
             metrics_raw = ck.names(braw["metrics"], f"{bkp}.metrics", braw, "metrics", "metric")
             metrics = []
