@@ -97,12 +97,9 @@ def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str
 
 
 def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    import pyarrow.parquet as pq
+    from scorekit.robustness.readers.lighteval_details import read_details_table
 
-    try:
-        rows = pq.read_table(path, columns=["doc", "metric"]).to_pylist()
-    except Exception as exc:  # pyarrow raises several types for damaged files
-        raise ScorekitError(f"cannot read lighteval details parquet: {exc}", path=path) from None
+    rows = read_details_table(path, ["doc", "metric"]).to_pylist()
     ids = [str((r.get("doc") or {}).get("id") or "") for r in rows]
     if any(not q for q in ids) or len(set(ids)) != len(ids):
         notes.append(f"{task}: documents without unique ids; questions paired by row number")
