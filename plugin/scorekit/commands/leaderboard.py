@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.results_files import load_results
+    from scorekit.aggregate.score_results import note_lines
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits, check_plot
     from scorekit.errors import ScorekitError
@@ -92,6 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     refuse_input_as_output(output, read)
     refuse_input_as_output(args.plot, read, option="--plot")
     rows = lb.compute_leaderboard(loaded.models.values(), configs)
+    lb.add_sample_intervals(rows, loaded.models, configs)
     bench_columns = lb.columns(configs[0])
     columns = [*bench_columns, lb.AVERAGE]
     text = render(rows, columns, bench_columns, args.format, raw=args.raw, digits=args.digits)
@@ -107,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
     if image is not None:
         write_bytes_atomic(args.plot, image)
     note(*lb.override_notes(loaded.models.values()))
-    note(*(f"{row.model}: {line}" for row in rows for line in row.notes))
+    note(*note_lines({row.model: row.notes for row in rows}, every=args.verbose))
     note(*lb.missing_notes(rows))
     if summary := loaded.skipped_summary():
         note(summary)
