@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from scorekit import __version__, errors
+from scorekit import __version__
 from scorekit.errors import ScorekitError, one_line
 from scorekit.io import silence_stdout
 
@@ -57,7 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit codes: 0 success, 2 bad input or arguments (``scorekit: error: ...``), 130 interrupted
     (Ctrl-C), 0 when the reader of standard output went away (``| head``).
     """
-    names_shown = errors.NAMES_SHOWN
+    from scorekit import errors
+
+    names_shown = errors.NAMES_SHOWN  # -v lists every name in notes, for this call only
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
