@@ -33,6 +33,15 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser, with the options every command has: ``-v`` / ``--verbose``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_argument("-v", "--verbose", action="store_true",
+                          help="notes list every name and case (default: the first ten, then 'and N more')")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scorekit",
@@ -42,12 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"scorekit {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).add_parser(subparsers)
-    for sub in subparsers.choices.values():
-        sub.add_argument("-v", "--verbose", action="store_true",
-                         help="notes list every name and case (default: the first few, then 'and N more')")
     return parser
 
 
