@@ -175,12 +175,13 @@ def add_sample_intervals(rows: Sequence[LeaderboardRow], models: dict[str, Model
     read are said in a note, never an error (the intervals are extra)."""
     from scorekit.aggregate.prompt_intervals import prompt_columns
 
-    by_name = {config_name(c): c for c in configs}
+    by_name = {config_name(c): (c, prompt_columns(c)) for c in configs}
     for row in rows:
-        config = by_name.get(row.config)
+        config, parts = by_name.get(row.config, (None, None))
+        if parts is None or row.model not in models:
+            continue
         lacking = [c for c, ci in row.intervals().items() if ci is None and row.scores.get(c) is not None]
-        parts = None if config is None or not lacking else prompt_columns(config)
-        paths = None if parts is None or row.model not in models else _samples_files(models[row.model], parts)
+        paths = _samples_files(models[row.model], parts) if lacking else None
         if paths:
             said = _bootstrap(row, paths, config, lacking)
             if said:
