@@ -170,9 +170,10 @@ def add_sample_intervals(rows: Sequence[LeaderboardRow], models: dict[str, Model
     accuracies (:func:`scorekit.aggregate.prompt_intervals.prompt_columns`), the bootstrap
     intervals of its runs' samples logs (:func:`~scorekit.aggregate.prompt_intervals.summary_intervals`)
     in :attr:`LeaderboardRow.sampled`, and replace its notes of unknown stderr by one note saying
-    where the intervals come from. The bootstrap's estimate must equal the row's score (to 1e-9),
-    else the samples are not those scores' documents and nothing is used; samples that cannot be
-    read are said in a note, never an error (the intervals are extra)."""
+    where the intervals come from. The columns' raw values the samples give (each the mean of its
+    prompts' accuracies) must equal the row's (to 1e-9), else the samples are not those scores'
+    documents and nothing is used; samples that cannot be read are said in a note, never an error
+    (the intervals are extra)."""
     from scorekit.aggregate.prompt_intervals import prompt_columns
 
     by_name = {config_name(c): (c, prompt_columns(c)) for c in configs}
