@@ -68,17 +68,20 @@ class Note:
         return self.line
 
 
+SUMMED_UP_ABOVE = 3  # a model's notes of one kind are each a line up to this many, then one line
+
+
 def note_lines(notes: dict[str, list[Note]], *, every: bool = False) -> list[str]:
-    """The lines to print for every model's notes: a kind with one note of a model is that note;
-    several are summed up in one line per model and kind (how many, their tasks, the first
-    reason), unless ``every`` (``-v``) asks for each line."""
+    """The lines to print for every model's notes: up to :data:`SUMMED_UP_ABOVE` notes of one
+    kind about one model are each a line; more are summed up in one line per model and kind (how
+    many, their tasks, the first reason), unless ``every`` (``-v``) asks for each line."""
     lines = []
     for model, model_notes in notes.items():
         kinds: dict[str, list[Note]] = {}
         for n in model_notes:
             kinds.setdefault(n.kind, []).append(n)
         for kind, group in kinds.items():
-            if every or len(group) == 1:
+            if every or len(group) <= SUMMED_UP_ABOVE:
                 lines.extend(f"{model}: {n.line}" for n in group)
                 continue
             tasks = list(dict.fromkeys(n.task for n in group))
