@@ -47,7 +47,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.folders import WALK_SKIPS, walk
 from scorekit.harness_outputs.identity import model_identity
 from scorekit.harness_outputs.keys import find_task_key, split_task_key, ungrouped
@@ -142,7 +142,7 @@ class LoadedResults:
         parts = []
         for reason, paths in self.skipped.items():
             if paths and reason in WALK_SKIPS:
-                parts.append(f"{len(paths)} {reason} ({', '.join(paths)})")
+                parts.append(f"{len(paths)} {reason} ({listed(paths)})")
             elif paths:
                 parts.append(f"{len(paths)} {reason} (e.g. {paths[0]})")
         return f"skipped {total} file(s) or folder(s) that are not results files: " + "; ".join(parts)

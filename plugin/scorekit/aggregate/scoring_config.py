@@ -35,6 +35,7 @@ import importlib
 import io
 import math
 import os
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,11 +112,16 @@ class ScoringConfig:
 
 
 AGGREGATIONS = ("mean_score", "mean_value")
+# The columns of the overall score: a benchmark or category of that name would share it, and
+# its score would be written over (leaderboard: a column per benchmark; scorecard: per category).
+LEADERBOARD_OVERALL = "Average"
+SCORECARD_OVERALL = "Overall"
 HARNESSES = ("any", "lm-eval", "lighteval")
 OLD_LEADERBOARD_LAYOUT = (
     "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and scorecard now read one "
-    "layout: write each column as categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 "
-    "and num_choices (or bad), and add scale: 100 (docs/scorecard.md, 'Leaderboard columns')"
+    "layout: `scorekit leaderboard --config {path} --convert > new.yaml` writes it, or write each column as "
+    "categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 and num_choices (or bad), and "
+    "add scale: 100 (docs/scorecard.md, 'Leaderboard columns')"
 )
 
 
@@ -229,8 +235,10 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
     ck = _Checker(path)
     if data is None:
         raise ScorekitError("config is empty", path=path)
-    if isinstance(data, dict) and "benchmarks" in data and "categories" not in data:
-        raise ck.fail(OLD_LEADERBOARD_LAYOUT, "benchmarks", data, "benchmarks")
+    from scorekit.aggregate.old_layout import is_old_layout
+
+    if is_old_layout(data):
+        raise ck.fail(OLD_LEADERBOARD_LAYOUT.format(path=shlex.quote(str(path))), "benchmarks", data, "benchmarks")
     top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description", "scale", "harness"},
                      {"categories"})
     default_norm = _normalizer_from(ck, top, "", path, allow_code)
@@ -244,8 +252,14 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
         craw = ck.mapping(craw, ckp, cats_raw, cname, {"weight", "description", "benchmarks"}, {"benchmarks"})
         benches_raw = ck.names(craw["benchmarks"], f"{ckp}.benchmarks", craw, "benchmarks", "benchmark")
         benchmarks = []
+        if cname == SCORECARD_OVERALL:
+            raise ck.fail(f"a category named {SCORECARD_OVERALL!r} would share the overall score's column of `scorekit "
+                          "scorecard`; rename the category", ckp, cats_raw, cname)
         for bname, braw in benches_raw.items():
             bkp = f"{ckp}.benchmarks.{bname}"
+            if bname == LEADERBOARD_OVERALL:
+                raise ck.fail(f"a benchmark named {LEADERBOARD_OVERALL!r} would share the overall score's column of "
+                              "`scorekit leaderboard`; rename the benchmark", bkp, benches_raw, bname)
             braw = ck.mapping(braw, bkp, benches_raw, bname, {"weight", "description", "metrics", "aggregation"}, {"metrics"})
             metrics_raw = ck.names(braw["metrics"], f"{bkp}.metrics", braw, "metrics", "metric")
             metrics = []

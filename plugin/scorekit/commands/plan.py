@@ -69,7 +69,7 @@ def _pilot(args: argparse.Namespace) -> dict:
         why = "no shared task and metric with one number per question" if not picked else "several"
         raise ScorekitError(f"--pilot: {why} match (--task/--metric choose one of: {shown or 'none'})")
     task, metric = picked[0]
-    notes: list[str] = []
+    notes = [f"{r.label} ({r.source}): {n}" for r in (ra, rb) for n in r.notes]  # what reading left out
     paired = paired_rows(task, metric, ra, rb, ra.tasks[task][metric], rb.tasks[task][metric], notes)
     if paired is None or len(paired[0]) < 2:
         raise ScorekitError(f"--pilot: {task} {metric}: fewer than 2 shared questions")

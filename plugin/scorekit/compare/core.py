@@ -228,8 +228,9 @@ def _statistic(kind: str):
 
 
 def _name_ids(ids: list[str]) -> str:
-    shown = ", ".join(ids[:_SHOWN])
-    return shown + (f" and {len(ids) - _SHOWN} more" if len(ids) > _SHOWN else "")
+    from scorekit.errors import listed
+
+    return listed(ids, _SHOWN)
 
 
 def _by_content(ma: MetricValues, mb: MetricValues) -> bool:

@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.analysis import accuracy_name, cr_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
@@ -468,7 +468,7 @@ def build_report(read: ReadResult, *, confidence: float = 0.95,
             rep.missing_subsets = [s for s in rep.missing_subsets if s in planned_subsets[benchmark]]
         if rep.missing_subsets and rep.subsets:
             rep.missing.append(f"{len(rep.subsets)} of {len(rep.subsets) + len(rep.missing_subsets)} "
-                               f"{benchmark} subsets found; not found: {', '.join(rep.missing_subsets)}")
+                               f"{benchmark} subsets found; not found: {listed(rep.missing_subsets)}")
         models.setdefault(model, {}).setdefault(benchmark, []).append(rep)
     all_benchmarks = [b for b in BENCHMARKS if any(b in benches for benches in models.values())]
     missing_benchmarks = {m: [b for b in all_benchmarks if b not in benches] for m, benches in models.items()}
@@ -599,10 +599,10 @@ def notes_lines(report: Report) -> list[str]:
     lines: list[str] = []
     for model, missing in report.missing_benchmarks.items():
         if missing:
-            lines.append(f"{model}: no logs for benchmark(s) {', '.join(missing)}")
+            lines.append(f"{model}: no logs for benchmark(s) {listed(missing)}")
     for (model, benchmark), fams in report.missing_families.items():
         if fams:
-            lines.append(f"{model} / {benchmark}: no logs for family(ies) {', '.join(FAMILY_LABEL[f] for f in fams)}")
+            lines.append(f"{model} / {benchmark}: no logs for family(ies) {listed(FAMILY_LABEL[f] for f in fams)}")
     for f in report.families():
         where = f"{f.model} / {f.benchmark} / {FAMILY_LABEL[f.family]}"
         lines.extend(f"{where}: missing: {m}" for m in f.missing)
