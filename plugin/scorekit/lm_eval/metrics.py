@@ -40,6 +40,7 @@ from typing import Any
 
 from scorekit import metrics as M
 from scorekit.metric_specs import SPECS, column, spec, tau_label
+from scorekit.robustness.task_variants import LM_EVAL_FALLBACK
 
 __all__ = ["pass_at_k", "g_pass_at_k", "mg_pass_at_k", "avg_at_k", "maj_at_k", "exact_match_prefix",
            "exact_match_suffix", "bow_f1", "edit_similarity", "normalized_mc_probability", "gold_probability",
@@ -203,12 +204,21 @@ def extractiveness(references, predictions):
     return {column("extractiveness", part=part): v for part, v in M.extractiveness(str(source), summary).items()}
 
 
-def consistency_rate(references, predictions) -> list[Any]:
-    """The document's answers (its kept repeats, stripped; empty = unparsed, None) for the
-    ``consistency_rate`` aggregation, which pools them over documents
-    (:func:`scorekit.metrics.consistency_rate`: agreeing pairs over all pairs)."""
+def consistency_rate(references, predictions, fallback: str | list[str] = LM_EVAL_FALLBACK) -> list[Any]:
+    """The document's answers (its kept repeats, stripped) for the ``consistency_rate``
+    aggregation, which pools them over documents (:func:`scorekit.metrics.consistency_rate`:
+    agreeing pairs over all pairs).
+
+    Unparsed (None, agrees with nothing) is an empty answer or a filter's ``fallback``, what it
+    writes when it extracts nothing (whitespace runs collapsed): lm-eval's regex filters write
+    ``[invalid]``, which would otherwise agree with every other ``[invalid]``. ``ScorekitTask``
+    passes the fallbacks of the task's ``filter_list``; give ``fallback:`` in the
+    ``metric_list`` entry for a plain task whose filters set their own. No parsed pair in any
+    document: the aggregation is undefined (NaN), as the robustness report says it."""
     _, result = _one(references, predictions)
-    return [_canon(p, False) or None for p in _samples(result)]
+    unparsed = {" ".join(str(f).split()) for f in _listed(fallback)}
+    return [None if p is None or " ".join(str(p).split()) in unparsed else _canon(p, False) or None
+            for p in _samples(result)]
 
 
 def consistency_rate_aggregation(items: list[list[Any]]) -> float:
