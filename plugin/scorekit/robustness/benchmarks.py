@@ -19,8 +19,9 @@ lighteval variant task       ``score_<family>_robustness_<benchmark>[:<subset ke
 
 (these are upstream lm-eval's names, so scorekit's tasks replace upstream's one for one).
 Metric names are :func:`scorekit.robustness.analysis.metric_names` with the benchmark's
-``macro``. Adding a benchmark means adding one :class:`SCOREBenchmark` to :data:`BENCHMARKS` plus its
-row rule (:data:`scorekit.robustness.score_variants.ROW_RULES`) and its templates (docs/extending.md).
+``macro``. A benchmark is added with one call,
+:func:`scorekit.robustness.score_variants.register_benchmark` (its :class:`SCOREBenchmark` and its
+row rule), plus its templates (docs/extending.md).
 A benchmark with ``options == 0`` has free-form answers, compared as MATH answers are.
 """
 

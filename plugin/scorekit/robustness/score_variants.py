@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.robustness.benchmarks import BENCHMARKS, SCOREBenchmark
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
 from scorekit.robustness.records import FAMILIES
@@ -46,7 +47,7 @@ from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = [
     "DOC_FIELDS", "N_SAMPLES", "Question", "mmlu_pro_question", "agieval_question", "math_question",
-    "question_from_row", "ROW_RULES", "questions_from_rows", "expand",
+    "question_from_row", "ROW_RULES", "register_benchmark", "questions_from_rows", "expand",
 ]
 
 N_SAMPLES = 5
@@ -125,11 +126,25 @@ def _math_row(row: Mapping[str, Any], index: int, subset: str, where: str) -> Qu
     return math_question(row, index, subset, math_answer_corrections(), where)
 
 
-# Row rule of each benchmark: (row, row index, subset key, where) -> Question.
-ROW_RULES: dict[str, Callable[[Mapping[str, Any], int, str, str], Question]] = {
+RowRule = Callable[[Mapping[str, Any], int, str, str], Question]
+
+# Row rule of each benchmark: (row, row index, subset key, where) -> Question (register_benchmark adds one).
+ROW_RULES: dict[str, RowRule] = {
     "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where), "agieval": agieval_question,
     "math": _math_row,
 }
+
+
+def register_benchmark(benchmark: SCOREBenchmark, row_rule: RowRule) -> None:
+    """Add a SCORE-style benchmark: its entry in :data:`scorekit.robustness.benchmarks.BENCHMARKS`
+    and the rule turning one of its dataset rows into a :class:`Question`
+    (``row_rule(row, row index, subset key, where)``). Registering the same pair again changes
+    nothing; another benchmark or rule under a key in use raises ValueError (docs/extending.md)."""
+    key = benchmark.key
+    if key in BENCHMARKS and (BENCHMARKS[key] != benchmark or ROW_RULES.get(key) is not row_rule):
+        raise ValueError(f"a SCORE benchmark {key!r} is already registered")
+    BENCHMARKS[key] = benchmark
+    ROW_RULES[key] = row_rule
 
 
 def question_from_row(row: Mapping[str, Any], benchmark: str, subset: str = "", index: int = 0, *,
