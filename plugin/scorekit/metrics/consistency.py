@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.metrics._validation import as_groups, is_unparsed, same_answer, warn_nan
+from scorekit.metrics.specs import metric_spec
 
 __all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval", "consistency_summary", "MIN_QUESTIONS"]
 
@@ -89,6 +90,7 @@ def consistency_counts(answer_groups: Iterable[Sequence[Any]], *, equal: Equal |
     return agree, total
 
 
+@metric_spec(kind="corpus", aggregation="consistency_rate")
 def consistency_rate(answer_groups: Iterable[Sequence[Any]], *, equal: Equal | None = None, pooled: bool = True) -> float:
     """Consistency rate in [0, 1] (counts as in :func:`consistency_counts`).
 
