@@ -73,7 +73,7 @@ def test_specs_live_beside_their_formulas():
 
     for s in SPECS:
         assert s in specs_of(getattr(M, s.function)) and s.formula is getattr(M, s.function), s.name
-    assert spec("exact_match_prefix").options == {"mode": "prefix"}
+    assert dict(spec("exact_match_prefix").options) == {"mode": "prefix"}
     standard = {s.name for s in SPECS if s.standard}
     assert standard == {"exact_match_prefix", "exact_match_suffix", "bow_f1", "edit_similarity",
                         "normalized_mc_probability", "gold_probability", "loglikelihood_accuracy", "mrr"}

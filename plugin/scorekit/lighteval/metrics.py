@@ -703,7 +703,7 @@ def from_spec(spec: MetricSpec) -> Callable[..., SampleLevelMetric]:
         def factory(*, strip: bool = True, name: str | None = None, **options: Any) -> SampleLevelMetric:  # type: ignore[misc]
             return _generation_metric(name or spec.column, spec.higher_is_better,
                                       StringMetric(formula, strip, higher_is_better=spec.higher_is_better,
-                                                   **{**spec.options, **options}))
+                                                   **{**dict(spec.options), **options}))
 
     factory.__name__ = factory.__qualname__ = f"{spec.name}_metric"
     factory.__module__ = __name__

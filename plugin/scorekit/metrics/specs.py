@@ -24,10 +24,8 @@ extractiveness, the corpus-level consistency rate) have wrappers written by hand
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 __all__ = ["MetricSpec", "MetricKind", "metric_spec", "specs_of", "tau_label"]
 
@@ -35,9 +33,9 @@ MetricKind = Literal["generate", "multiple_choice", "corpus"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True)
-class MetricSpec:
-    """One metric as both harnesses expose it (see the module docstring)."""
+class MetricSpec(NamedTuple):
+    """One metric as both harnesses expose it (see the module docstring). A named tuple, not a
+    dataclass, so that ``import scorekit.metrics`` does not import :mod:`dataclasses`."""
 
     name: str
     function: str  # the formula's name (in scorekit.metrics for scorekit's own)
@@ -45,15 +43,14 @@ class MetricSpec:
     aggregation: str  # "mean" (lm-eval's) or an aggregation the adapters add ("consistency_rate")
     higher_is_better: bool
     column: str  # value name in results files; format fields {k}, {tau}, {part}
-    options: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    formula: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    options: tuple[tuple[str, Any], ...] = ()  # fixed keyword arguments of the formula, as (name, value) pairs
+    formula: Callable[..., Any] | None = None
 
     @property
     def standard(self) -> bool:
         """Whether the adapters build its wrappers: one value per document under a fixed column
         (no format field), averaged, of generated text or of choice log-likelihoods."""
-        fixed = all(name is None for _, name, _, _ in string.Formatter().parse(self.column))
-        return fixed and self.aggregation == "mean" and self.kind in ("generate", "multiple_choice")
+        return "{" not in self.column and self.aggregation == "mean" and self.kind in ("generate", "multiple_choice")
 
 
 def metric_spec(name: str | None = None, *, kind: MetricKind, column: str | None = None, aggregation: str = "mean",
@@ -70,7 +67,7 @@ def metric_spec(name: str | None = None, *, kind: MetricKind, column: str | None
     def declare(fn: F) -> F:
         spec_name = name or fn.__name__
         spec = MetricSpec(spec_name, fn.__name__, kind, aggregation, higher_is_better, column or spec_name,
-                          dict(options or {}), fn)
+                          tuple((options or {}).items()), fn)
         fn.metric_specs = (spec, *specs_of(fn))  # type: ignore[attr-defined]
         return fn
 
