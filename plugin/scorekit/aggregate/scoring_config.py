@@ -38,12 +38,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal, cast, get_args
 
 from scorekit.aggregate.yaml_config import LineMap, read_yaml
 from scorekit.errors import ScorekitError
 
 Normalizer = Callable[[float, float, float], Any]
+ConfigHarness = Literal["any", "lm-eval", "lighteval"]  # whose results a config's keys name
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class ScoringConfig:
     name: str | None = None
     description: str | None = None
     scale: float = 1.0  # scores, stderrs and intervals are reported on 0..scale
-    harness: str = "any"  # the harness whose results the keys name: lm-eval, lighteval or any
+    harness: ConfigHarness = "any"  # the harness whose results the keys name
 
     @property
     def benchmarks(self) -> tuple[ConfigBenchmark, ...]:
@@ -111,7 +112,7 @@ class ScoringConfig:
 
 
 AGGREGATIONS = ("mean_score", "mean_value")
-HARNESSES = ("any", "lm-eval", "lighteval")
+HARNESSES: tuple[ConfigHarness, ...] = get_args(ConfigHarness)
 OLD_LEADERBOARD_LAYOUT = (
     "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and scorecard now read one "
     "layout: write each column as categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 "
@@ -291,7 +292,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
     if not any(c.weight > 0 for c in categories):
         raise ck.fail("every category weight is 0: nothing would be scored", "categories", top, "categories")
     return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""), scale,
-                         ck.choice(top, "harness", "", HARNESSES))
+                         cast(ConfigHarness, ck.choice(top, "harness", "", HARNESSES)))
 
 
 def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path, allow_code: bool) -> tuple[str, Normalizer] | None:

@@ -198,16 +198,17 @@ def from_spec(spec: MetricSpec) -> Callable[..., Any]:
     fn, options = spec.formula or getattr(M, spec.function), dict(spec.options)
     best = max if spec.higher_is_better else min
 
-    if spec.kind == "multiple_choice":
-        def metric(references, predictions) -> float:
-            gold, lls = _one(references, predictions)
-            return fn(lls, gold, **options)
-    else:
-        def metric(references, predictions, ignore_case: bool = False) -> float:
-            gold, result = _one(references, predictions)
-            samples = _samples(result)
-            golds = [_canon(g, ignore_case) for g in _listed(gold)]
-            return sum(best(fn(_canon(p, ignore_case) or "", g, **options) for g in golds) for p in samples) / len(samples)
+    def of_choices(references, predictions) -> float:
+        gold, lls = _one(references, predictions)
+        return fn(lls, gold, **options)
+
+    def of_samples(references, predictions, ignore_case: bool = False) -> float:
+        gold, result = _one(references, predictions)
+        samples = _samples(result)
+        golds = [_canon(g, ignore_case) for g in _listed(gold)]
+        return sum(best(fn(_canon(p, ignore_case) or "", g, **options) for g in golds) for p in samples) / len(samples)
+
+    metric: Callable[..., float] = of_choices if spec.kind == "multiple_choice" else of_samples
 
     metric.__name__ = metric.__qualname__ = spec.name
     metric.__module__ = __name__  # the entry point's target: scorekit.lm_eval.metrics:<name>

@@ -65,7 +65,8 @@ def _counts(groups: list[Sequence[Any]], equal: Equal | None) -> tuple[np.ndarra
     counted = _agree_by_key(groups) if equal is None else None
     if counted is None:
         pair_equal = equal or same_answer
-        counted = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2).T
+        pairs = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2)
+        counted = pairs[:, 0], pairs[:, 1]
     agree, parsed = counted
     return agree, lengths * (lengths - 1) // 2, parsed
 

@@ -41,7 +41,7 @@ from scorekit.errors import ScorekitError
 from scorekit.robustness.benchmarks import BENCHMARKS, SCOREBenchmark
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
-from scorekit.robustness.records import FAMILIES
+from scorekit.robustness.records import FAMILIES, Family
 from scorekit.robustness.task_variants import canonical_map, swap_order
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
@@ -164,7 +164,7 @@ def questions_from_rows(rows: Iterable[Mapping[str, Any]], benchmark: str, subse
     return [question_from_row(row, benchmark, subset, i, where=f"{source} row {i}") for i, row in enumerate(rows)]
 
 
-def expand(questions: Sequence[Question], family: str) -> dict[str, list[Any]]:
+def expand(questions: Sequence[Question], family: Family) -> dict[str, list[Any]]:
     """Columns (:data:`DOC_FIELDS`) of the expanded documents of ``family``, question-major.
 
     Rows of one question may share list objects (``options`` and the maps); treat them as
