@@ -26,6 +26,17 @@ Layout (see docs/scorecard.md)::
 
 The YAML is read with a safe loader; duplicate keys are rejected. Every problem raises
 :class:`~scorekit.errors.ScorekitError` naming the file, the line and the key path.
+
+Why a checker of its own, not pydantic (``extra="forbid"``): pydantic would not lose the line
+(its error's ``loc`` can be looked up in the :class:`~scorekit.aggregate.yaml_config.LineMap`),
+but it would not save code either. Half of the checks here relate fields or run code: ``bad``
+or ``num_choices``, weights that leave nothing scored, ``mean_value`` needing one pair of
+thresholds, names without ``/``, normalizers imported only with ``--allow-code``; they would
+stay as validators. Its messages ("Extra inputs are not permitted", "Input should be a valid
+number") would be rewritten into the ones users get here (``unknown key 'wieght' (allowed:
+...)``, the hint that YAML reads ``1e-3`` as text), and its first error is the first field of
+the model, not the first problem in the file. And pydantic is not a dependency of scorekit's
+core (only of the lighteval and Inspect extras).
 """
 
 from __future__ import annotations
