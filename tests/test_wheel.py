@@ -33,6 +33,7 @@ def test_wheel_contains_tasks_configs_and_demo_data(wheel):
         "scorekit/configs/ranking_sample.txt",
         "scorekit/demo/data/mmlu_pro.jsonl",
         "scorekit/metrics/__init__.py",
+        "scorekit/py.typed",  # PEP 561: type checkers read scorekit's own hints
     ):
         assert expected in names, expected
     shipped = {p.relative_to(REPO).as_posix() for p in (REPO / "tasks").rglob("*.yaml")}

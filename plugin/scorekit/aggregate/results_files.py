@@ -51,7 +51,7 @@ from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.folders import WALK_SKIPS, walk
 from scorekit.harness_outputs.identity import model_identity
 from scorekit.harness_outputs.keys import find_task_key, split_task_key, ungrouped
-from scorekit.harness_outputs.kinds import LM_EVAL, results_harness
+from scorekit.harness_outputs.kinds import LM_EVAL, Harness, results_harness
 from scorekit.harness_outputs.runs import run_time
 from scorekit.io import load_json
 
@@ -62,7 +62,7 @@ class ResultsFile:
     """One results file as read: ``tasks`` maps task key -> metric key -> value (as written)."""
 
     path: str
-    harness: str
+    harness: Harness
     model: str
     timestamp: float
     timestamp_source: str  # "file name", "date field" or "modification time"
@@ -79,7 +79,7 @@ class TaskResult:
     metrics: dict[str, Any]
     source: str
     timestamp: float
-    harness: str
+    harness: Harness
     n_shot: int | None = None
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs.kinds import DETAILS, LIGHTEVAL, RESULTS, results_harness
+from scorekit.harness_outputs.kinds import DETAILS, LIGHTEVAL, RESULTS, Harness, results_harness
 
 # Keys of model_args that name the model, in the order they are looked at.
 MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine", "base_model")
@@ -53,7 +53,7 @@ def _arg(model_args: Any, keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def model_identity(data: dict, path: str | os.PathLike[str], harness: str) -> str:
+def model_identity(data: dict, path: str | os.PathLike[str], harness: Harness) -> str:
     """The model a results file belongs to (rule in the module docstring). A wrongly typed
     ``model_name`` or ``config`` raises :class:`ScorekitError` naming the place."""
     if harness == LIGHTEVAL:

@@ -70,7 +70,7 @@ from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
 from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task
 from scorekit.robustness.local_data import DATA_DIR_ENV  # the one switch of both harnesses' SCORE tasks
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
-from scorekit.robustness.records import Record, as_record
+from scorekit.robustness.records import Family, Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.score_variants import DOC_FIELDS, N_SAMPLES, expand, question_from_row
 
@@ -89,7 +89,7 @@ class SCORETask:
     """One lighteval task: a variant (or, non-greedy, the sampled family) of one subset."""
 
     benchmark: str
-    family: str
+    family: Family
     subset: str  # "" for MMLU-Pro
     variant: int  # template index / answer position; 0 for non_greedy
 

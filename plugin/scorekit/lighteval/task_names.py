@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from scorekit.robustness.benchmarks import BENCHMARKS, lighteval_task
+from scorekit.robustness.records import Family
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = ["SCORE_MODULE", "score_task_keys", "score_task_names", "command_tasks", "check_tasks"]
@@ -40,7 +41,7 @@ RUN_INSTEAD = ("run them with the details backends, e.g. `python -m scorekit.lig
                "`scorekit robustness OUT`")
 
 
-def score_task_keys() -> Iterator[tuple[str, str, str, int]]:
+def score_task_keys() -> Iterator[tuple[str, Family, str, int]]:
     """(benchmark, family, subset, variant) of every SCORE variant task, in a stable order: one
     per prompt template, one per answer position the subset can have, one non-greedy task."""
     for benchmark, bench in BENCHMARKS.items():

@@ -55,7 +55,7 @@ from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness import local_data
 from scorekit.robustness.analysis import summarize
 from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
-from scorekit.robustness.records import records_from_items
+from scorekit.robustness.records import Family, records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.benchmarks import BENCHMARKS
 from scorekit.robustness.score_variants import expand, questions_from_rows
@@ -95,7 +95,7 @@ def _list_column(values: list[list[Any]], type_: Any) -> Any:
     return pa.array(distinct, type=type_).take(pa.array(idx, type=pa.int64()))
 
 
-def _expand_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+def _expand_docs(dataset: Any, *, benchmark: str, family: Family, subset: str) -> Any:
     import pyarrow as pa
     from datasets import Dataset
     from datasets.fingerprint import generate_random_fingerprint
@@ -112,7 +112,7 @@ def _expand_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> A
     return Dataset(pa.Table.from_arrays(arrays, schema=schema), fingerprint=generate_random_fingerprint())
 
 
-def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+def _process_docs(dataset: Any, *, benchmark: str, family: Family, subset: str) -> Any:
     """Expanded documents of ``dataset``; the same Dataset object again while ``dataset`` is
     alive and unchanged (lm-eval asks ~5 times per task)."""
     key = (benchmark, family, subset)
@@ -134,7 +134,7 @@ def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> 
     return docs
 
 
-def process_docs_name(benchmark: str, family: str, subset: str = "") -> str:
+def process_docs_name(benchmark: str, family: Family, subset: str = "") -> str:
     return f"{family}_docs_{benchmark}" + (f"_{subset}" if subset else "")
 
 
@@ -232,14 +232,14 @@ class FewshotSampler(ContextSampler):
 IDENTICAL = "identical_sample_rate"
 
 
-def task_metric_names(benchmark: str, family: str) -> list[str]:
+def task_metric_names(benchmark: str, family: Family) -> list[str]:
     """Metric names of one task (all positions a question of this benchmark can have)."""
     names = BENCHMARKS[benchmark].metric_names(family)
     return names + [IDENTICAL] if family == "non_greedy" else names
 
 
 @lru_cache(maxsize=None)
-def _doc_metric_names(benchmark: str, family: str, n_options: int) -> tuple[str, ...]:
+def _doc_metric_names(benchmark: str, family: Family, n_options: int) -> tuple[str, ...]:
     """Metric keys one document of ``family`` emits (``n_options``: its question's options,
     option order: the positions it has, so a position no question has gets no key at all)."""
     if family != "option_order":
@@ -336,7 +336,7 @@ def _make_aggregation(benchmark: str, metric: str):
     return aggregate
 
 
-def _make_process_docs(benchmark: str, family: str, subset: str):
+def _make_process_docs(benchmark: str, family: Family, subset: str):
     def process(dataset: Any) -> Any:
         return _process_docs(dataset, benchmark=benchmark, family=family, subset=subset)
 

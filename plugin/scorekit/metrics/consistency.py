@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.metrics._validation import as_groups, is_unparsed, same_answer, warn_nan
+from scorekit.metrics.specs import metric_spec
 
 __all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval", "consistency_summary", "MIN_QUESTIONS"]
 
@@ -64,7 +65,8 @@ def _counts(groups: list[Sequence[Any]], equal: Equal | None) -> tuple[np.ndarra
     counted = _agree_by_key(groups) if equal is None else None
     if counted is None:
         pair_equal = equal or same_answer
-        counted = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2).T
+        pairs = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2)
+        counted = pairs[:, 0], pairs[:, 1]
     agree, parsed = counted
     return agree, lengths * (lengths - 1) // 2, parsed
 
@@ -89,6 +91,7 @@ def consistency_counts(answer_groups: Iterable[Sequence[Any]], *, equal: Equal |
     return agree, total
 
 
+@metric_spec(kind="corpus", aggregation="consistency_rate")
 def consistency_rate(answer_groups: Iterable[Sequence[Any]], *, equal: Equal | None = None, pooled: bool = True) -> float:
     """Consistency rate in [0, 1] (counts as in :func:`consistency_counts`).
 

@@ -28,13 +28,25 @@ Methods (``docs/uncertainty.md`` gives the measured coverage of each):
 
 The consistency-rate interval lives with the rate (Korn-Graubard,
 :func:`scorekit.metrics.consistency_rate_interval`).
+
+Written here although libraries have them, with tests that pin the same numbers
+(tests/metrics/test_intervals.py): Wilson equals scipy's
+``binomtest(k, n).proportion_ci(method="wilson")`` and the t interval scipy's ``t.interval``
+(within 1e-15 on every count up to 40 questions and on random values), Holm equals statsmodels'
+``multipletests(method="holm")`` exactly. The libraries' forms do not fit the calls: scipy's
+Wilson takes one integer count at a time (scorekit passes arrays of per-option counts, and
+fractional counts), its t interval is NaN where every value is the same (scorekit gives the zero
+width the data show), and scipy has no Holm. Importing ``scipy.stats`` would also cost
+``scorekit robustness`` and ``scorekit rank``, which need only ``scipy.special`` (the quantiles
+used here: ``ndtri``, ``stdtrit``), 2.7x its import time (6.9 s against 2.6 s median on a
+2-core x86 machine at load ~10), and statsmodels pulls in pandas.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -45,6 +57,7 @@ __all__ = [
 ]
 
 Statistic = Callable[[np.ndarray], np.ndarray]
+Spread = Literal["range", "std"]  # a spread of accuracies across variants: max - min, or the population std
 
 # Draw at most this many multinomial counts at once (draws x distinct rows): 8 MB, and as much
 # again for their float copy in the product (chunks draw the same numbers as one call).
@@ -353,7 +366,7 @@ def inverted_p(interval: Callable[[float], tuple[float, float]], null: float = 0
     return b
 
 
-def spread_statistic(kind: str) -> Statistic:
+def spread_statistic(kind: Spread) -> Statistic:
     """Statistic for :func:`bootstrap_interval` / :func:`paired_bootstrap` on a (Q, V) matrix
     of 0/1 (question x prompt or answer position): the column means are the per-variant
     accuracies, and ``kind`` is ``"range"`` (max - min) or ``"std"`` (population, ddof=0), as
@@ -370,7 +383,7 @@ def spread_statistic(kind: str) -> Statistic:
     raise ValueError(f"kind must be 'range' or 'std', got {kind!r}")
 
 
-def spread_bounds(kind: str, lows: Any, highs: Any) -> tuple[float, float]:
+def spread_bounds(kind: Spread, lows: Any, highs: Any) -> tuple[float, float]:
     """Interval of the spread (``"range"`` or population ``"std"``) of V accuracies from their
     own intervals ``[lows[v], highs[v]]``: the smallest and the largest spread of any V values
     inside those intervals.

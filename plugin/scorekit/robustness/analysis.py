@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.records import FAMILIES, Record, as_record
+from scorekit.robustness.records import FAMILIES, Family, Record, as_record
 
 __all__ = ["FamilySummary", "summarize", "accuracy", "accuracy_name", "unparsed_rate", "metric_names", "spread_metric_names"]
 
@@ -65,14 +65,14 @@ def accuracy_name(macro: bool) -> str:
     return "macro_accuracy" if macro else "accuracy"
 
 
-def cr_name(family: str) -> str:
+def cr_name(family: Family) -> str:
     """Upstream name of a family's consistency rate: ``consistency_rate`` (prompt),
     ``options_consistency_rate``, ``non_greedy_consistency_rate``."""
     return {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
             "non_greedy": "non_greedy_consistency_rate"}[family]
 
 
-def variant_metric_name(family: str, variant: int, *, macro: bool) -> str:
+def variant_metric_name(family: Family, variant: int, *, macro: bool) -> str:
     """Upstream name of one variant's accuracy: ``3_macro_accuracy``, ``per_option_accuracy_C``."""
     if family == "prompt":
         return f"{variant}_{accuracy_name(macro)}"
@@ -81,12 +81,12 @@ def variant_metric_name(family: str, variant: int, *, macro: bool) -> str:
     raise ValueError(f"family {family!r} has no per-variant accuracy metrics")
 
 
-def spread_metric_names(family: str) -> tuple[str, ...]:
+def spread_metric_names(family: Family) -> tuple[str, ...]:
     """Spread metrics across variants (prompt and option_order families only)."""
     return SPREAD if family in ("prompt", "option_order") else ()
 
 
-def metric_names(family: str, *, macro: bool, n_variants: int = 10) -> list[str]:
+def metric_names(family: Family, *, macro: bool, n_variants: int = 10) -> list[str]:
     """Every metric name a family reports, in display order.
 
     prompt: ``N_(macro_)accuracy`` (N < n_variants), spread, ``consistency_rate`` (+``_ci_low``,
@@ -109,7 +109,7 @@ def metric_names(family: str, *, macro: bool, n_variants: int = 10) -> list[str]
 class FamilySummary:
     """Numbers of one family on one set of records (see the module docstring)."""
 
-    family: str
+    family: Family
     macro: bool
     n_questions: int
     n_incomplete: int

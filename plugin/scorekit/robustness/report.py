@@ -74,7 +74,8 @@ from scorekit.robustness.analysis import accuracy_name, cr_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
-from scorekit.tables import FORMATS
+from scorekit.robustness.records import Family
+from scorekit.tables import FORMATS, Fmt
 from scorekit.robustness.task_variants import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report"]
@@ -103,7 +104,7 @@ class FamilyReport:
 
     model: str
     benchmark: str
-    family: str
+    family: Family
     source: str
     layout: str
     tasks: list[str]
@@ -143,14 +144,14 @@ class Report:
     confidence: float
     models: dict[str, dict[str, list[FamilyReport]]]
     missing_benchmarks: dict[str, list[str]]
-    missing_families: dict[tuple[str, str], list[str]]
+    missing_families: dict[tuple[str, str], list[Family]]
     notes: list[str]
 
     def families(self) -> list[FamilyReport]:
         return [f for benches in self.models.values() for fams in benches.values() for f in fams]
 
 
-def _variant_key(family: str, v: int) -> str:
+def _variant_key(family: Family, v: int) -> str:
     return LETTERS[v] if family == "option_order" else str(v)
 
 
@@ -174,7 +175,7 @@ _LIGHTEVAL_LIMIT_HINT = ("lighteval's --max-samples N takes N documents of each 
                          "smaller local data file")
 
 
-def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
+def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
     from scorekit.robustness.analysis import LIMIT_HINT, summarize
     from scorekit.robustness.grading import equal_for
 
@@ -311,7 +312,7 @@ def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, floa
     return combined, tasks
 
 
-def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateSet]) -> FamilyReport:
+def _from_results(model: str, benchmark: str, family: Family, aggs: list[AggregateSet]) -> FamilyReport:
     notes: list[str] = []
     missing: list[str] = []
     macro = _macro(benchmark)
@@ -428,7 +429,7 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
     return rep
 
 
-def _order(benchmark: str, family: str) -> tuple[int, str, int]:
+def _order(benchmark: str, family: Family) -> tuple[int, str, int]:
     """SCORE's benchmarks first, in their order, then variant tasks by name."""
     if benchmark in BENCHMARKS:
         return 0, f"{list(BENCHMARKS).index(benchmark):03d}", BENCHMARKS[benchmark].families.index(family)
@@ -450,8 +451,8 @@ def build_report(read: ReadResult, *, confidence: float = 0.95,
     ``planned_subsets`` (``{benchmark: [subset, ...]}``) is for a run that samples some subsets
     on purpose (the demo): only a planned subset without logs is reported missing.
     """
-    samples: dict[tuple[str, str, str], list[SampleSet]] = defaultdict(list)
-    aggs: dict[tuple[str, str, str], list[AggregateSet]] = defaultdict(list)
+    samples: dict[tuple[str, str, Family], list[SampleSet]] = defaultdict(list)
+    aggs: dict[tuple[str, str, Family], list[AggregateSet]] = defaultdict(list)
     for s in read.samples:
         samples[(s.model, s.task.benchmark, s.task.family)].append(s)
     for a in read.aggregates:
@@ -559,7 +560,12 @@ def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
     return columns, rows
 
 
-def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any]]] | None:
+# the families with one accuracy per variant, each in its own table, and the table's title
+VARIANT_TABLES: tuple[tuple[Family, str], ...] = (("prompt", "Accuracy per prompt"),
+                                                  ("option_order", "Accuracy per answer position"))
+
+
+def variant_table(report: Report, family: Family) -> tuple[list[str], list[list[Any]]] | None:
     """Per-prompt (``prompt``) or per-position (``option_order``) accuracy, or None if absent."""
     fams = [f for f in report.families() if f.family == family]
     if not fams:
@@ -655,7 +661,7 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
     return columns, rows
 
 
-def render_report(report: Report, fmt: str = "table") -> str:
+def render_report(report: Report, fmt: Fmt = "table") -> str:
     """The report as ``table`` (rich text), ``markdown``, ``html`` (one self-contained page with
     tables, plots and notes: :mod:`scorekit.robustness.html_report`), ``latex`` (booktabs
     tables), ``csv`` (long format) or ``json``."""
@@ -677,7 +683,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     parts = []
     columns, rows = summary_table(report)
     parts.append(render(columns, rows, fmt, title="SCORE robustness"))
-    for family, title in (("prompt", "Accuracy per prompt"), ("option_order", "Accuracy per answer position")):
+    for family, title in VARIANT_TABLES:
         table = variant_table(report, family)
         if table:
             parts.append(render(table[0], table[1], fmt, title=title))

@@ -35,7 +35,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
@@ -46,7 +46,7 @@ from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.readers.lm_eval_logs import checked_rate
-from scorekit.robustness.records import Record
+from scorekit.robustness.records import Family, Record
 
 __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_robust", "lm_eval_task_name",
            "read_details_table"]
@@ -66,7 +66,7 @@ def parse_details_name(name: str) -> tuple[str, int, str] | None:
     return None if m is None else (m["task"], int(m["fewshot"]), m["time"])
 
 
-def parse_robust(name: str) -> tuple[str, str] | None:
+def parse_robust(name: str) -> tuple[Family, str] | None:
     """(family, task ``robust_<family>_<T>``) of a lighteval task written by ``scorekit variants``
     (:func:`scorekit.lighteval.task_variants.robust_name`), else None.
 
@@ -76,7 +76,7 @@ def parse_robust(name: str) -> tuple[str, str] | None:
     m = _ROBUST.match(name.split("|")[0])
     if m is None:
         return None
-    family = m["family"]
+    family = cast(Family, m["family"])
     if (family == "option_order") != (m["pos"] is not None) or (family == "prompt") != (m["tpl"] is not None):
         return None
     return family, robust_task_name(family, m["task"])
@@ -175,7 +175,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
     return records, foreign, identical
 
 
-def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
+def lm_eval_task_name(benchmark: str, family: Family, subset: str) -> TaskName:
     """The lm-eval task a lighteval variant task belongs to (``score_prompt_robustness_agieval_aqua_rat``)."""
     return TaskName(get(benchmark).lm_eval_task(family, subset), benchmark, family, subset or None, False)
 
@@ -232,7 +232,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         raise ScorekitError("lighteval results file without a 'results' object", path=path)
     model = model_identity(data, path, LIGHTEVAL)
     time = run_time(path, data)[0]
-    merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    merged: dict[tuple[str, Family, str], dict[str, float]] = defaultdict(dict)
     robust: dict[str, dict[str, float]] = defaultdict(dict)
     for key, values in results.items():
         parsed = parse_lighteval_task(key)
