@@ -169,3 +169,27 @@ def test_undefined_ratio_in_the_pure_core():
     assert math.isnan(c.p_value) and c.note == f"not compared: for B, {UNDEFINED}"
     values, _ = run_values([parsed, unparsed])
     assert values[0].value == pytest.approx(1 / 3) and math.isnan(values[1].value) and values[1].note == UNDEFINED
+
+
+CORPUS = __import__("pathlib").Path(__file__).parents[1] / "conformance" / "corpus"
+
+
+@pytest.mark.parametrize("fmt", ["json", "table"])
+def test_lighteval_run_with_undefined_cr_against_an_lm_eval_run(capsys, fmt):
+    """Files written by the real lighteval 0.13 (tiny-llama: no answer parses) and lm-eval 0.4.13
+    (scripted): their shared MMLU-Pro question pairs, the CR comparison is not made."""
+    args = ["compare", str(CORPUS / "lm-eval-0.4.13/score-scorekit/corpus-org__scripted-api"),
+            str(CORPUS / "lighteval-0.13.0/score-scorekit"), "--format", fmt]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    if fmt == "table":
+        line = next(x for x in out.splitlines() if "score_prompt_robustness_mmlu_pro" in x and " consistency_rate" in x)
+        assert "0.000" not in line and "not compared: for tiny-llama" in out
+        return
+    doc = json.loads(out)
+    c = next(c for c in doc["comparisons"] if c["metric"] == "consistency_rate")
+    assert c["a_value"] > 0 and c["b_value"] is None and c["difference"] is None and c["p_value"] is None
+    assert c["note"] == f"not compared: for tiny-llama, {UNDEFINED}"
+    # the lighteval model is a local path: the table names it by its last folder, JSON keeps it whole
+    (run,) = [r for r in doc["runs"] if r["label"] == "tiny-llama"]
+    assert run["model"].endswith("/corpus-org/tiny-llama") and run["model"].startswith("/")
