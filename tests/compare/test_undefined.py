@@ -193,3 +193,39 @@ def test_lighteval_run_with_undefined_cr_against_an_lm_eval_run(capsys, fmt):
     # the lighteval model is a local path: the table names it by its last folder, JSON keeps it whole
     (run,) = [r for r in doc["runs"] if r["label"] == "tiny-llama"]
     assert run["model"].endswith("/corpus-org/tiny-llama") and run["model"].startswith("/")
+
+
+def _checkpoint(tmp_path, name: str, model: str):
+    """A copy of a real lm-eval 0.4.13 run (samples + results) whose model is the local folder ``model``."""
+    src = CORPUS / "lm-eval-0.4.13/extras/__models__local__Scripted-LM-1B"
+    dest = tmp_path / name
+    shutil.copytree(src, dest)
+    (results,) = dest.glob("results_*.json")
+    data = json.loads(results.read_text())
+    data["model_name"] = model
+    data["config"]["model_args"] = {"pretrained": model}
+    results.write_text(json.dumps(data))
+    return dest
+
+
+def test_local_paths_are_named_by_their_last_folders(tmp_path, capsys):
+    """Model names given as paths made tables 250+ columns wide; now the last folder (with as
+    many parents as tell two paths apart), the full path kept in JSON's "runs"."""
+    long = "/mnt/shared/experiments/2026-11/very/long/path/to/the/team/checkpoints/run-42"
+    a = _checkpoint(tmp_path, "a", f"{long}/step-500/hf")
+    b = _checkpoint(tmp_path, "b", f"{long}/step-900/hf")
+    doc = _json(capsys, ["compare", str(a), str(b)])
+    assert [r["label"] for r in doc["runs"]] == ["step-500/hf", "step-900/hf"]
+    assert [r["model"] for r in doc["runs"]] == [f"{long}/step-500/hf", f"{long}/step-900/hf"]
+    assert {(c["a"], c["b"]) for c in doc["comparisons"]} == {("step-500/hf", "step-900/hf")}
+    assert main(["compare", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert long not in out.split("note:")[0]  # the table; a note says which label is which path
+    assert f"step-500/hf = {long}/step-500/hf" in out
+    assert max(len(line) for line in out.split("note:")[0].splitlines()) < 250
+    doc = _json(capsys, ["compare", str(a), str(b), "--label", "early", "--label", "late"])
+    assert [r["label"] for r in doc["runs"]] == ["early", "late"] and doc["comparisons"][0]["a"] == "early"
+    for bad in (["--label", "x"], ["--label", "x", "--label", "x"], ["--label", " ", "--label", "y"]):
+        assert main(["compare", str(a), str(b), *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("scorekit: error: --label") and err.count("\n") == 1

@@ -58,7 +58,8 @@ COMPARISON_FIELDS = ["task", "metric", "a", "b", "n_paired", "a_value", "b_value
                      "p_value", "p_value_adjusted_pairs", "p_value_adjusted", "family", "test",
                      "min_detectable_difference", "kind", "a_only", "b_only", "note"]
 VALUE_FIELDS = ["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind", "note"]
-_FAMILY_TITLE = {"logged": "Paired comparison", "derived": "Paired comparison of pass@k derived from epochs"}
+_FAMILY_TITLE = {"logged": "Paired comparison of the metrics in the logs",
+                 "derived": "Paired comparison of pass@k derived from the epochs (a Holm family of its own)"}
 
 
 def _comparison_table(comparisons: list, level: str, several_pairs: bool, family: str) -> tuple[list[str], list[list], str]:
@@ -75,9 +76,7 @@ def _comparison_table(comparisons: list, level: str, several_pairs: bool, family
         rows.append([c.task, c.metric, c.a, c.b, c.n_paired, c.a_value, c.b_value, diff, ci, _p_text(d["p_value"]),
                      *pairs, _p_text(d["p_value_adjusted"]), c.test, mdd])
     tested = sum(c.to_json()["p_value"] is not None for c in comparisons)
-    what = ("the metrics in the logs" if family == "logged"
-            else "pass@k values scorekit derives from the epochs, a family of their own")
-    title = (f"{_FAMILY_TITLE[family]}: {what}. p: exact McNemar for 0/1 metrics, box of spread intervals for "
+    title = (f"{_FAMILY_TITLE[family]}. p: exact McNemar for 0/1 metrics, box of spread intervals for "
              "spreads, else paired bootstrap; it agrees with the CI beside it"
              + ("; p adj. (pairs): Holm over the pairs of runs of each task and metric" if several_pairs else "")
              + f"; p adj. (table): Holm over the {tested} p-value(s) of this table"

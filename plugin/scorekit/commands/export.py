@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     read_all = [(path, *_read(path)) for path in args.runs]
     names = display_names([model for _, model, _, _ in read_all])  # as compare's tables name them
     for (path, model, tasks, notes), name in zip(read_all, names):
-        values, value_notes = run_values([Run(name, model, path, tasks, notes)], confidence=args.confidence,
+        values, _ = run_values([Run(name, model, path, tasks, notes)], confidence=args.confidence,
                                          n_boot=args.n_boot, seed=args.seed)
         facts = collect_facts(path, model)
         read = [f for f in walk([path]).files if file_kind(f) in ("samples", "details") or is_inspect_log(f)]

@@ -206,7 +206,8 @@ def document_uuid(evaluation_id: str) -> str:
 def evaluation_id(model: str, tasks: Sequence[str], when: str | None, content: Callable[[], str]) -> str:
     """``<tasks>/<model>/<time of the run>``, the run's own identity, whatever folder holds it:
     ``<tasks>`` is the one task, or the sorted task keys joined by ``+`` (over 80 characters:
-    the first, the count of the others and a hash of them all); the time is the newest run time
+    the first, the count of the others and a hash of them all); ``<model>`` the model as the
+    harness names it (a local path without its leading ``/``); the time is the newest run time
     the harness files record. Without one, ``content()`` (a hash of what the run holds) stands
     in for it, so different runs never share an id.
 
@@ -218,7 +219,7 @@ def evaluation_id(model: str, tasks: Sequence[str], when: str | None, content: C
     if len(joined) > 80:
         digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:12]
         joined = f"{names[0]}+{len(names) - 1} more ({digest})"
-    return f"{joined or 'no-task'}/{model}/{when or 'unknown-time-' + content()}"
+    return f"{joined or 'no-task'}/{model.lstrip('/')}/{when or 'unknown-time-' + content()}"
 
 
 def _content_hash(tasks: dict[str, dict[str, MetricValues]], facts: dict[str, TaskFacts]) -> str:

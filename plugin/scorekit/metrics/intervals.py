@@ -96,15 +96,15 @@ def unreported(ci_low: float, ci_high: float, n: int, *, resampled: bool) -> str
     >>> unreported(0.25, 0.25, 12, resampled=True)
     'zero width: every question gave the same value (or difference), so there is no variation to measure; not a certainty'
     >>> unreported(0.1, 0.4, 5, resampled=True)
-    '5 questions: a resampled interval needs at least 10 (its coverage falls below 93% with fewer)'
+    '5 questions: a resampled interval needs at least 10 (below that its coverage drops, to ~75% at 3 questions)'
     >>> unreported(0.1, 0.4, 5, resampled=False) is None
     True
     """
     if math.isnan(ci_low) or math.isnan(ci_high):
         return "fewer than 2 questions" if n < 2 else "no interval could be computed"
     if resampled and n < MIN_QUESTIONS:
-        return (f"{n} questions: a resampled interval needs at least {MIN_QUESTIONS} (its coverage falls below 93% "
-                "with fewer)")
+        return (f"{n} questions: a resampled interval needs at least {MIN_QUESTIONS} (below that its coverage drops, "
+                "to ~75% at 3 questions)")
     if ci_high <= ci_low:
         return ("zero width: every question gave the same value (or difference), so there is no variation to measure; "
                 "not a certainty")
