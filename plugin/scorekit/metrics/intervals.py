@@ -50,9 +50,9 @@ Statistic = Callable[[np.ndarray], np.ndarray]
 
 # Fewest questions for an interval from resampling or a large-sample approximation (the
 # bootstrap, the Korn-Graubard interval of a consistency rate). Simulated coverage at 95%
-# (bench/sim_intervals.py --only small): the expanded percentile bootstrap of a per-question
-# mean covers 94% at 10 questions and 73-92% at 3-5; the consistency-rate interval >= 93% from
-# 10 up and 91% at 5 (docs/metrics.md).
+# (bench/sim_intervals.py --only small, 2000 runs): the expanded percentile bootstrap of a
+# per-question mean covers 94-95% at 10 questions, 92-95% at 7, 91-92% at 5, 71-75% at 3; the
+# consistency-rate interval >= 93% from 10 up and 91% at 5 (docs/metrics.md).
 MIN_QUESTIONS = 10
 
 # Draw at most this many multinomial counts at once (draws x distinct rows): 8 MB, and as much
