@@ -156,9 +156,13 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
     any_missing = any(r.missing for r in rows)
     if any_missing:
         header.append("Missing")
+    from scorekit.harness_outputs.identity import display_names
+
+    # a local path by its last folder, as compare and robustness show it; CSV keeps it whole
+    names = [r.model for r in rows] if fmt == "csv" else display_names([r.model for r in rows])
     body = []
-    for r in rows:
-        line = [r.model]
+    for r, name in zip(rows, names):
+        line = [name]
         cis = r.intervals()
         for c in columns:
             ci = cis.get(c)

@@ -116,6 +116,7 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     """Per-question tables of one SCORE task (complete questions only, as the report does)."""
     from scorekit.metrics import consistency_counts
+    from scorekit.metrics._validation import is_unparsed
     from scorekit.robustness.analysis import cr_name, variant_metric_name
     from scorekit.robustness.grading import equal_for
 
@@ -133,7 +134,8 @@ def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     correct = np.array([[float(by_q[q][i].correct) for i in range(v)] for q in complete])
     agree, total = consistency_counts([[by_q[q][i].answer for i in range(v)] for q in complete],
                                       equal=equal_for(sample_set.task.benchmark))
-    out = {cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total]))}
+    parsed = np.array([sum(not is_unparsed(by_q[q][i].answer) for i in range(v)) for q in complete])
+    out = {cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total, parsed * (parsed - 1) // 2]))}
     if family == "non_greedy":
         out["non_greedy_accuracy"] = MetricValues("mean", complete, correct.mean(axis=1))
         return out
@@ -243,8 +245,12 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     return next(iter(models)), tasks, notes
 
 
-def read_runs(paths: list[str]) -> list[Run]:
-    """The run of each path (:func:`read_run`), labelled by its model (:func:`~scorekit.compare.core.run_labels`)."""
+def read_runs(paths: list[str], labels: list[str] | None = None) -> list[Run]:
+    """The run of each path (:func:`read_run`), labelled by ``labels`` (one per path, as given)
+    or by its model's display name (:func:`scorekit.harness_outputs.identity.display_names`:
+    a local path by its last folder), made unique by :func:`~scorekit.compare.core.run_labels`."""
+    from scorekit.harness_outputs.identity import display_names
+
     read = [read_run(path) for path in paths]
-    labels = run_labels([model for model, _, _ in read])
+    labels = labels or run_labels(display_names([model for model, _, _ in read]))
     return [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]

@@ -545,13 +545,22 @@ def _source(f: FamilyReport) -> str:
     return f"{f.source} ({f.layout})" if f.layout else f.source
 
 
+def _names(report: Report) -> dict[str, str]:
+    """How the tables name each model (a local path by its last folder; JSON and CSV keep it whole)."""
+    from scorekit.harness_outputs.identity import display_names
+
+    models = list(dict.fromkeys(f.model for f in report.families()))
+    return dict(zip(models, display_names(models)))
+
+
 def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
     """Columns and rows of the main table: one row per model, benchmark and family."""
     pct = int(round(report.confidence * 100))
+    names = _names(report)
     columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", f"Accuracy {pct}% CI", "Min", "Max", "Range",
                f"Range {pct}% CI",
                "Std", f"Std {pct}% CI", "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, _ci_text(f.accuracy_ci), f.accuracy_min,
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, _ci_text(f.accuracy_ci), f.accuracy_min,
              f.accuracy_max, f.accuracy_range, _ci_text(f.accuracy_range_ci), f.accuracy_std,
              _ci_text(f.accuracy_std_ci), f.consistency_rate, _ci_text(f.consistency_rate_ci),
              f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" or is_robust(f.benchmark) else None,
@@ -574,7 +583,8 @@ def variant_table(report: Report, family: Family) -> tuple[list[str], list[list[
     keys = sorted(present, key=int) if family == "prompt" else sorted(present)
     used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
     head = [f"P{k}" for k in used] if family == "prompt" else used
-    rows = [[f.model, f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
             for f in fams]
     return ["Model", "Benchmark", *head], rows
 
@@ -584,7 +594,8 @@ def robust_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     fams = [f for f in report.families() if is_robust(f.benchmark) and f.family != "non_greedy"]
     if not fams:
         return None
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.circular_accuracy if f.family == "option_order" else None,
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], f.circular_accuracy if f.family == "option_order" else None,
              f.prompt_sensitivity if f.family == "prompt" else None] for f in fams]
     return ["Model", "Benchmark", "Family", "Circular accuracy", "Prompt sensitivity"], rows
 
@@ -594,7 +605,8 @@ def variance_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     fams = [f for f in report.families() if f.variance_shares]
     if not fams:
         return None
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family],
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family],
              *[_with_ci(f.variance_shares[k]["value"], (f.variance_shares[k]["ci_low"], f.variance_shares[k]["ci_high"]))
                for k in ("question", "variant", "within")]] for f in fams]
     return ["Model", "Benchmark", "Family", "Questions", "Variants", "Within (sampling, interaction)"], rows
