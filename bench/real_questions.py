@@ -76,13 +76,15 @@ AGIEVAL_LICENSES = {
 }
 AGIEVAL_SUBSETS = tuple(AGIEVAL_LICENSES)
 MATH = {"repo": "microsoft/ToRA", "commit": "213c1c995038c73fab10343814df7a42f990f026",
-        "path": "src/data/math/test.jsonl", "license": "MIT (MATH, Copyright (c) 2021 Dan Hendrycks); MIT (the repository, Copyright (c) Microsoft Corporation)"}
+        "path": "src/data/math/test.jsonl",
+        "license": "MIT (MATH, Copyright (c) 2021 Dan Hendrycks); MIT (the repository, Copyright (c) Microsoft "
+                   "Corporation)"}
 MATH_SUBJECTS = {"Algebra": "algebra", "Counting & Probability": "counting_and_probability", "Geometry": "geometry",
                  "Intermediate Algebra": "intermediate_algebra", "Number Theory": "number_theory",
                  "Prealgebra": "prealgebra", "Precalculus": "precalculus"}
 MATH_COLUMNS = ("problem", "level", "type", "solution")
 
-# The demo's sample: file stem -> questions. MMLU-Pro rows have 4 options (603 of the 12,032 do),
+# The demo's sample: file stem -> questions. MMLU-Pro rows have 4 options (607 of the 12,032 do),
 # so option order asks 4 positions per question; the others keep their real option counts.
 DEMO_COUNTS = {"mmlu_pro": 10, "agieval_aqua_rat": 5, "agieval_sat_math": 5,
                "math_algebra": 4, "math_prealgebra": 3, "math_number_theory": 3}
@@ -179,8 +181,8 @@ def write_sources(mmlu_pro: Path, agieval: Path, math: Path, out: Path) -> dict[
         out / "mmlu_pro" / "test.jsonl", rows), answer_letter_differs_from_answer_index=answer_mismatches(rows))
     for subset in AGIEVAL_SUBSETS:
         path, rows = agieval_rows(agieval, subset)
-        provenance[f"agieval_{subset}/test.jsonl"] = _source({**AGIEVAL, "license": AGIEVAL_LICENSES[subset]}, path, rows=_write_jsonl(
-            out / f"agieval_{subset}" / "test.jsonl", rows))
+        n = _write_jsonl(out / f"agieval_{subset}" / "test.jsonl", rows)
+        provenance[f"agieval_{subset}/test.jsonl"] = _source({**AGIEVAL, "license": AGIEVAL_LICENSES[subset]}, path, rows=n)
     for subject, rows in math_rows(math).items():
         provenance[f"math_{subject}/test.jsonl"] = _source(MATH, MATH["path"], type_filter=subject, rows=_write_jsonl(
             out / f"math_{subject}" / "test.jsonl", rows))
@@ -312,9 +314,9 @@ def main(argv: list[str] | None = None) -> int:
             rows = stratified_sample(read_source(args.sources, "mmlu_pro"), args.questions, args.seed)
             _write_jsonl(args.out / "mmlu_pro" / "test.jsonl", rows)
             known = json.loads((args.sources / "provenance.json").read_text(encoding="utf-8"))["mmlu_pro/test.jsonl"]
+            sample = f"{args.questions} questions, stratified by category, seed {args.seed}"
             provenance = {"mmlu_pro/test.jsonl": {**{k: known[k] for k in ("repo", "commit", "path", "license")},
-                                                  "sample": f"{args.questions} questions, stratified by category, seed {args.seed}",
-                                                  "question_ids": [r["question_id"] for r in rows]}}
+                                                  "sample": sample, "question_ids": [r["question_id"] for r in rows]}}
             (args.out / "provenance.json").write_text(json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
             print(f"wrote {args.out / 'mmlu_pro' / 'test.jsonl'}: {len(rows)} questions, "
                   f"{len({r['category'] for r in rows})} categories")
