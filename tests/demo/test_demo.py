@@ -63,6 +63,7 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     assert fams[("agieval", "prompt")]["subsets"] == ["aqua_rat", "sat_math"]
     assert report["models"][0]["model"] == "dummy"
     assert report["notes"][0].startswith("Sample of questions per benchmark: MMLU-Pro 2; AGIEval 4 (aqua rat, sat math)")
+    assert "real test questions" in report["notes"][0] and "NOTICE.md" in report["notes"][0]
 
     summary = json.loads((out / "summary.json").read_text())
     assert summary["models"][0]["scores"]["Average"] == 0.0

