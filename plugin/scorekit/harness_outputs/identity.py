@@ -130,13 +130,14 @@ _HUB_SNAPSHOT = re.compile(r"(?:^|[\\/])models--([^\\/]+?)--([^\\/]+)[\\/]snapsh
 def is_local_path(model: str) -> bool:
     """True when a model name is a local folder as the user typed it (lm-eval's
     ``pretrained=/models/m``, lighteval's absolute paths): absolute, ``~``, ``./`` or ``../``,
-    or a Windows drive or backslash. ``org/name`` (a Hub id) and ``provider/org/name`` (an
-    Inspect model) are names, not paths.
+    a Windows drive (``C:\\m``) or share (``\\\\host\\m``). ``org/name`` (a Hub id),
+    ``provider/org/name`` (an Inspect model) and a name that merely holds a backslash are
+    names, not paths.
 
-    >>> [is_local_path(m) for m in ("/srv/ckpt/final", "./out/m", "~/m", "C:\\\\m", "org/name", "mockllm/acme/m")]
-    [True, True, True, True, False, False]
+    >>> [is_local_path(m) for m in ("/srv/ckpt/final", "./out/m", "~/m", "C:\\\\m", "org/name", "mockllm/acme/m", "back\\\\slash")]
+    [True, True, True, True, False, False, False]
     """
-    return (model.startswith(("/", "~", "./", "../", ".\\", "..\\")) or "\\" in model
+    return (model.startswith(("/", "~", "./", "../", ".\\", "..\\", "\\\\"))
             or re.match(r"^[A-Za-z]:[\\/]", model) is not None)
 
 
