@@ -304,7 +304,7 @@ ROWS: list[Rows] = [
                                            for q, o, a in Q4), lambda r: eval(r["choices"])[L.index(r["answer"])]),
     *[Rows("afrixnli", pattern, XNLI_ROWS, _label_word(words)) for pattern, words in (
         (r"afrixnli_(\w+_prompt_[134]|manual_.*)", ["entailment", "neutral", "contradiction"]),
-        (r"afrixnli_(\w+_prompt_2|en_direct_\w+|translate_\w+)", ["True", "Neither", "False"]),
+        (r"afrixnli_(\w+_prompt_2|en_direct_[a-z]+|translate_[a-z]+)", ["True", "Neither", "False"]),
         (r"afrixnli_\w+_prompt_5", ["true", "false", "inconclusive"]),
         (r"afrixnli_native_direct_\w+", None))],
     # afrobench: NaijaRC, NollySenti, SIB-200, Belebele, Uhura ARC-Easy, InjongoIntent, MasakhaNEWS, AfriSenti, MMMLU
