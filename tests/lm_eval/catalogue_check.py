@@ -84,7 +84,7 @@ def run_variants(local: str, include: Path, out: Path, *show: str) -> tuple[int 
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         try:
             rc: int | str = main(["variants", local, "--family", "option_order", *show, "--include-path", str(include),
-                                  "--output", str(out)])
+                                  "--output-dir", str(out)])
         except BaseException as exc:  # noqa: BLE001 - a crash is what the check looks for
             rc = f"crash: {type(exc).__name__}: {exc}"
     return rc, err.getvalue()

@@ -30,7 +30,7 @@ def variants_one(name: str, out: str) -> tuple[int | str, str]:
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         try:
-            rc: int | str = main(["variants", name, "--family", "option_order", "--output", out])
+            rc: int | str = main(["variants", name, "--family", "option_order", "--output-dir", out])
         except BaseException as exc:  # noqa: BLE001 - a crash is what this test looks for
             rc = f"crash: {type(exc).__name__}: {exc}"
     return rc, err.getvalue()

@@ -118,7 +118,7 @@ def expanded(out: Path, local: str) -> list[dict]:
 
 def written_and_moving(src: Src, tmp_path: Path, local: str, *flags: str) -> Path:
     out = tmp_path / "out"
-    assert variants(local, "--family", "option_order", *flags, "--include-path", str(src.path), "--output", str(out)) == 0
+    assert variants(local, "--family", "option_order", *flags, "--include-path", str(src.path), "--output-dir", str(out)) == 0
     problem = moves(out, local, src.golds[local])
     assert problem is None, problem
     return out
@@ -220,7 +220,7 @@ def test_few_shot_examples_are_lettered_as_the_question(src, tmp_path):
 def test_several_inputs_are_asked_as_a_sentence_with_a_blank(src, tmp_path, capsys):
     """winogrande (0.4: doc_to_text gives the gold index; 0.5: multiple_inputs) is refused without
     --show-options and asked as lettered fillers with it, OLMES's formulation."""
-    assert variants("winogrande__local", "--family", "option_order", "--include-path", str(src.path), "--output",
+    assert variants("winogrande__local", "--family", "option_order", "--include-path", str(src.path), "--output-dir",
                     str(tmp_path / "refused")) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--show-options asks it as lettered options" in err
@@ -236,7 +236,7 @@ def test_several_inputs_are_asked_as_a_sentence_with_a_blank(src, tmp_path, caps
 def test_prompt_templates_hiding_the_options_of_a_lettered_task_are_refused(src, tmp_path, capsys):
     shipped = str(Path(__file__).resolve().parents[2] / "tasks" / "robust_templates" / "question_choices.yml")
     for task, where in (("mmlu_anatomy__local", ["--include-path", str(src.path)]), ("mmlu_anatomy", [])):  # data read / offline
-        assert variants(task, "--family", "prompt", "--templates", shipped, *where, "--output", str(tmp_path / "o")) == 2
+        assert variants(task, "--family", "prompt", "--templates", shipped, *where, "--output-dir", str(tmp_path / "o")) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "it is scored on the labels A, B, C, D, but template 0" in err
         assert "does not show the options they name" in err and not (tmp_path / "o").exists()
@@ -244,7 +244,7 @@ def test_prompt_templates_hiding_the_options_of_a_lettered_task_are_refused(src,
     good.write_text('- "{{question}}\\nA. {{choices[0]}}\\nB. {{choices[1]}}\\nC. {{choices[2]}}\\nD. {{choices[3]}}\\nAnswer:"\n'
                     '- "Q: {{question}}\\n(A) {{choices[0]}} (B) {{choices[1]}} (C) {{choices[2]}} (D) {{choices[3]}}\\nA:"\n')
     assert variants("mmlu_anatomy__local", "--family", "prompt", "--templates", str(good), "--include-path", str(src.path),
-                    "--output", str(tmp_path / "o")) == 0
+                    "--output-dir", str(tmp_path / "o")) == 0
 
 
 # --- offline, and output -------------------------------------------------------------------------
@@ -252,19 +252,19 @@ def test_prompt_templates_hiding_the_options_of_a_lettered_task_are_refused(src,
 def test_offline_without_data_says_it_could_not_check(src, tmp_path, capsys):
     """csatqa shows its options through process_docs: offline it is not called a cloze task; with
     its data at hand it is written and its options move."""
-    assert variants("csatqa_gr", "--family", "option_order", "--output", str(tmp_path / "o")) == 2
+    assert variants("csatqa_gr", "--family", "option_order", "--output-dir", str(tmp_path / "o")) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "task csatqa_gr: could not check offline whether its prompt shows its options" in err
     assert "cloze" not in err
     written_and_moving(src, tmp_path, "csatqa_gr__local")
-    assert variants("arc_easy", "--family", "option_order", "--output", str(tmp_path / "o2")) == 2
+    assert variants("arc_easy", "--family", "option_order", "--output-dir", str(tmp_path / "o2")) == 2
     assert "likely a cloze task" in capsys.readouterr().err
 
 
 def test_a_refusal_is_one_line_naming_the_task_once(src, tmp_path, capsys):
     """cb's config makes lm-eval warn about its metrics when the task is built; the refusal of a
     bad document is still the only line, and names the task once."""
-    assert variants("cb_bad__local", "--family", "option_order", "--include-path", str(src.path), "--output",
+    assert variants("cb_bad__local", "--family", "option_order", "--include-path", str(src.path), "--output-dir",
                     str(tmp_path / "out")) == 2
     err = capsys.readouterr().err
     assert err == "scorekit: error: task cb_bad__local: document 0: gold index 5 outside the 3 choices\n"
@@ -282,7 +282,7 @@ def test_report_counts_questions_whose_shown_options_moved(src, tmp_path, capsys
     from tests.support.fake_lm import ScriptedLM
 
     out = tmp_path / "out"
-    assert variants("mmlu_same__local", "--family", "option_order", "--include-path", str(src.path), "--output", str(out)) == 0
+    assert variants("mmlu_same__local", "--family", "option_order", "--include-path", str(src.path), "--output-dir", str(out)) == 0
     assert [d["meta"]["permuted"] for d in expanded(out, "mmlu_same__local")] == [True] * 8 + [False] * 4
     tracker = EvaluationTracker(output_path=str(tmp_path / "logs"))
     res = lm_eval.simple_evaluate(model=ScriptedLM(loglikelihood=lambda c, x, d: -float(ord(x.strip()[0]))),
