@@ -397,6 +397,18 @@ def test_refusals(src, tmp_path, capsys, argv, message):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("harness", ["lm_eval", "lighteval"])
+def test_output_folder_that_is_a_file_is_named_by_its_option(src, tmp_path, capsys, harness):
+    """The folder option is --output-dir (--output is its old spelling): the message says so."""
+    out = tmp_path / "robust"
+    out.write_text("a file\n")
+    where = ["--include-path", str(src)] if harness == "lm_eval" else []
+    assert variants("local_mc", "--family", "option_order", "--harness", harness, *where, "--output-dir", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err == f"scorekit: error: {out}: --output-dir: exists and is not a folder\n"
+    assert out.read_text() == "a file\n"
+
+
 @pytest.fixture(scope="module")
 def shapes_05(src, tmp_path_factory):
     """local_mc with one lm-eval 0.5 config key each (0.4 has none of them; 0.5 would rewrite the

@@ -49,12 +49,15 @@ def test_every_task_is_written_or_refused_in_one_line_offline(tmp_path):
     tasks = sorted(n for n, e in index.items() if e.kind not in (Kind.GROUP, Kind.TAG))
     outcomes: Counter[str] = Counter()
     bad = []
+    written_names = []
     for name in tasks:
         rc, err = variants_one(name, str(tmp_path))
         lines = err.splitlines()
         if not (rc == 0 or (rc == 2 and len(lines) == 1 and lines[0].startswith("scorekit: error: "))):
             bad.append((name, rc, err[-300:]))
             continue
+        if rc == 0:
+            written_names.append(name)
         entry = index[name]
         cfg = load_yaml(entry.yaml_path, resolve_func=False) if entry.kind is Kind.TASK else {}
         kind = cfg.get("output_type", "generate_until") if entry.kind is Kind.TASK else "python"
@@ -67,6 +70,11 @@ def test_every_task_is_written_or_refused_in_one_line_offline(tmp_path):
         else:
             outcomes[f"{kind}: {'written' if rc == 0 else 'refused'}"] += 1
     assert not bad, bad[:5]
+    # what was written loads with lm-eval's loader (RobustTask resolved through !function)
+    written = [tmp_path / f"robust_option_order_{name}.yaml" for name in written_names]
+    assert all(path.is_file() for path in written)
+    for path in written[:: max(1, len(written) // 200)]:
+        assert load_yaml(str(path), resolve_func=True)["class"].__name__ == "RobustTask"
     print(f"\nlm-eval {lm_eval.__version__}: {len(tasks)} tasks, {dict(sorted(outcomes.items()))}; "
           f"{time.process_time() - started:.0f} s CPU")
     assert outcomes["multiple_choice, template hides options: written"] == 0

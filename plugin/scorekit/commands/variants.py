@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError("not a folder", path=args.include_path, where="--include-path")
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
-        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
+        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output-dir")
 
     from lm_eval.tasks._index import Kind
     from lm_eval.tasks._yaml_loader import load_yaml
@@ -156,7 +156,7 @@ def _add(files: dict[str, str], rel: str, text: str) -> None:
 
     if rel in files and owner(files[rel]) != owner(text):
         raise ScorekitError(f"{owner(files[rel])} and {owner(text)} would both be written to {rel}; write their variants "
-                            "into different --output folders")
+                            "into different --output-dir folders")
     files[rel] = text
 
 
@@ -306,7 +306,7 @@ def _write_for_lighteval(args: argparse.Namespace, families: list[str], template
         raise ScorekitError("--family prompt needs --templates FILE")
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
-        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
+        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output-dir")
     from scorekit.lighteval.task_variants import write_module
 
     print(write_module(str(out_dir), args.tasks, families, custom_tasks=args.custom_tasks,

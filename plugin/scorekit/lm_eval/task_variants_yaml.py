@@ -265,7 +265,7 @@ def write(out_dir: Path, files: dict[str, str]) -> list[Path]:
                 raise ScorekitError("exists and was not written by scorekit variants; not replaced", path=path)
             if owner(old) != owner(text):
                 raise ScorekitError(f"holds {owner(old)}; {owner(text)} has the same name; not replaced "
-                                    "(write it into another --output folder)", path=path)
+                                    "(write it into another --output-dir folder)", path=path)
     written = []
     for rel, text in files.items():
         write_text_atomic(out_dir / rel, text)
