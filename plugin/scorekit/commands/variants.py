@@ -174,6 +174,9 @@ def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
     return show_options
 
 
+NOT_AT_HAND = "its data is on the Hugging Face hub, not in the cache, and offline mode is on"
+
+
 def _decide_unchecked(name: str, cfg: dict, spec, output_type: str, why: str) -> None:
     """The task's documents could not be read (``why``): write it only when its config alone
     shows that it is a real test, else refuse in one line saying that it could not be checked."""
@@ -195,12 +198,12 @@ def _decide_unchecked(name: str, cfg: dict, spec, output_type: str, why: str) ->
                     "cloze task (each option scored as a continuation): --show-options asks it as lettered options")
         else:
             hint = "; its template alone does not show the options (process_docs, Python or the data write them)"
-        reason = why or "its data is on the Hugging Face hub, not in the cache, and offline mode is on"
         raise ScorekitError(f"could not check {'offline ' if _offline() else ''}whether its prompt shows its options: "
-                            f"{reason}{hint}; run scorekit variants where the data can be read (online, in the Hugging "
-                            "Face cache, or local data files under --include-path)", where=where)
-    if why:
-        note(f"task {name}: {why}; each document is checked when lm-eval runs the task")
+                            f"{why or NOT_AT_HAND}{hint}; run scorekit variants where the data can be read (online, in the "
+                            "Hugging Face cache, or local data files under --include-path)", where=where)
+    shows = " (its template shows the options)" if spec.family == "option_order" else ""
+    note(f"task {name}: could not check its documents{' offline' if _offline() else ''}: {why or NOT_AT_HAND}; written "
+         f"from its config{shows}; each document is checked when lm-eval runs the task")
 
 
 def _offline() -> bool:
@@ -278,7 +281,7 @@ def _probe(spec, cfg: dict) -> str | None:
     except RobustStop as stop:
         raise ScorekitError(stop.message) from None
     except _Unloadable as exc:
-        return f"its documents could not be loaded ({exc})"
+        return f"they could not be loaded ({exc})"
     except Exception as exc:  # noqa: BLE001 - the wrapped task itself fails on its documents: lm-eval would too
         from scorekit.errors import shown
 
