@@ -351,6 +351,15 @@ def test_letter_generating_builtin_task_is_written_offline(tmp_path, capsys):
         "each document is checked when lm-eval runs the task\n")
 
 
+def test_a_refusal_after_an_unchecked_task_is_still_one_line(tmp_path, capsys):
+    """mmlu_anatomy passes offline with a note, arc_easy is then refused: nothing is written, and
+    the refusal is the only line (the note waits until the files are written)."""
+    assert variants("mmlu_anatomy", "arc_easy", "--family", "option_order", "--output-dir", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scorekit: error: task arc_easy: could not check offline") and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
 def test_builtin_task_is_written_without_loading_data(tmp_path):
     """mmlu's template itself shows the options after A-D: written offline, without its data."""
     import lm_eval

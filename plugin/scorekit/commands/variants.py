@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
     index = _task_index(include)
     files: dict[str, str] = {}
+    notes: list[str] = []
     for name in dict.fromkeys(args.tasks):
         entry = index.get(name)
         base, at, form = name.partition("@")
@@ -139,12 +140,15 @@ def run(args: argparse.Namespace) -> int:
             if family == "option_order" or (family == "prompt" and output_type == "multiple_choice"):
                 unchecked = _probe(spec, cfg)
                 if unchecked is not None:
-                    _decide_unchecked(name, cfg, spec, output_type, unchecked)
+                    notes.append(_decide_unchecked(name, cfg, spec, output_type, unchecked))
             _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
             written.append(family)
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)
-    for path in write(out_dir, files):
+    paths = write(out_dir, files)
+    for text in notes:
+        note(text)
+    for path in paths:
         print(path)
     return 0
 
@@ -177,11 +181,11 @@ def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
 NOT_AT_HAND = "its data is on the Hugging Face hub, not in the cache, and offline mode is on"
 
 
-def _decide_unchecked(name: str, cfg: dict, spec, output_type: str, why: str) -> None:
+def _decide_unchecked(name: str, cfg: dict, spec, output_type: str, why: str) -> str:
     """The task's documents could not be read (``why``): write it only when its config alone
-    shows that it is a real test, else refuse in one line saying that it could not be checked."""
+    shows that it is a real test, else refuse in one line saying that it could not be checked.
+    Returns the note that says so, printed once everything is written (a refusal stays one line)."""
     from scorekit.errors import ScorekitError
-    from scorekit.io import note
     from scorekit.lm_eval.task_variants_yaml import likely_cloze, scored_on_labels, template_shows
 
     where = f"task {name}"
@@ -202,8 +206,8 @@ def _decide_unchecked(name: str, cfg: dict, spec, output_type: str, why: str) ->
                             f"{why or NOT_AT_HAND}{hint}; run scorekit variants where the data can be read (online, in the "
                             "Hugging Face cache, or local data files under --include-path)", where=where)
     shows = " (its template shows the options)" if spec.family == "option_order" else ""
-    note(f"task {name}: could not check its documents{' offline' if _offline() else ''}: {why or NOT_AT_HAND}; written "
-         f"from its config{shows}; each document is checked when lm-eval runs the task")
+    return (f"task {name}: could not check its documents{' offline' if _offline() else ''}: {why or NOT_AT_HAND}; "
+            f"written from its config{shows}; each document is checked when lm-eval runs the task")
 
 
 def _offline() -> bool:
