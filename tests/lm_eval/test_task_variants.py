@@ -345,16 +345,30 @@ def test_letter_generating_builtin_task_is_written_offline(tmp_path, capsys):
     the config (their documents are checked when lm-eval runs them)."""
     assert variants("kmmlu_direct_accounting", "--family", "option_order", "--output-dir", str(tmp_path)) == 0
     assert (tmp_path / "robust_option_order_kmmlu_direct_accounting.yaml").is_file()
-    assert capsys.readouterr().err == ""
+    assert capsys.readouterr().err == (
+        "scorekit: note: task kmmlu_direct_accounting: could not check its documents offline: its data is on the Hugging "
+        "Face hub, not in the cache, and offline mode is on; written from its config (its template shows the options); "
+        "each document is checked when lm-eval runs the task\n")
+
+
+def test_a_refusal_after_an_unchecked_task_is_still_one_line(tmp_path, capsys):
+    """mmlu_anatomy passes offline with a note, arc_easy is then refused: nothing is written, and
+    the refusal is the only line (the note waits until the files are written)."""
+    assert variants("mmlu_anatomy", "arc_easy", "--family", "option_order", "--output-dir", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scorekit: error: task arc_easy: could not check offline") and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
 
 
 def test_builtin_task_is_written_without_loading_data(tmp_path):
+    """mmlu's template itself shows the options after A-D: written offline, without its data."""
     import lm_eval
     import yaml
 
-    assert variants("arc_easy", "--family", "option_order", "--show-options", "--output-dir", str(tmp_path)) == 0
-    cfg = yaml.safe_load((tmp_path / "robust_option_order_arc_easy.yaml").read_text().replace("!function ", ""))
-    assert cfg["metadata"]["robust"]["config"] == str(Path(lm_eval.__file__).resolve().parent / "tasks" / "arc" / "arc_easy.yaml")
+    assert variants("mmlu_anatomy", "--family", "option_order", "--output-dir", str(tmp_path)) == 0
+    cfg = yaml.safe_load((tmp_path / "robust_option_order_mmlu_anatomy.yaml").read_text().replace("!function ", ""))
+    assert cfg["metadata"]["robust"]["config"] == str(Path(lm_eval.__file__).resolve().parent / "tasks" / "mmlu" / "default"
+                                                      / "mmlu_anatomy.yaml")
 
 
 # --- refusals: one line, exit 2, nothing written ------------------------------------------------
@@ -378,10 +392,14 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
      "task kmmlu_direct_accounting: --show-options is for multiple_choice tasks (this one generates its answer)"),
     (["local_mc", "--family", "option_order", "--show-options", "--harness", "lighteval"],
      "--show-options is not available with --harness lighteval"),
-    # ... or, offline without the data, their configs
-    (["arc_easy", "--family", "option_order"], "task arc_easy: its prompt does not read the fields its choices come from, "
-                                              "so it never shows the options (a cloze task"),
-    (["hellaswag", "--family", "option_order"], "task hellaswag: its prompt does not read the fields"),
+    # ... or, offline without the data, what their configs tell
+    (["arc_easy", "--family", "option_order"], "task arc_easy: could not check offline whether its prompt shows its "
+                                              "options: its data is on the Hugging Face hub, not in the cache"),
+    (["arc_easy", "--family", "option_order"], "so it is likely a cloze task (each option scored as a continuation)"),
+    (["arc_easy", "--family", "option_order", "--show-options"], "task arc_easy: could not check offline"),
+    (["hellaswag", "--family", "option_order"], "task hellaswag: could not check offline whether its prompt shows its "
+                                               "options: its data is on the Hugging Face hub, not in the cache, and offline "
+                                               "mode is on; its template alone does not show the options (process_docs"),
 ])
 def test_refusals(src, tmp_path, capsys, argv, message):
     out = tmp_path / "out"
@@ -389,6 +407,18 @@ def test_refusals(src, tmp_path, capsys, argv, message):
     err = capsys.readouterr().err
     assert err.startswith("scorekit: error: ") and message in err and err.count("\n") == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("harness", ["lm_eval", "lighteval"])
+def test_output_folder_that_is_a_file_is_named_by_its_option(src, tmp_path, capsys, harness):
+    """The folder option is --output-dir (--output is its old spelling): the message says so."""
+    out = tmp_path / "robust"
+    out.write_text("a file\n")
+    where = ["--include-path", str(src)] if harness == "lm_eval" else []
+    assert variants("local_mc", "--family", "option_order", "--harness", harness, *where, "--output-dir", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err == f"scorekit: error: {out}: --output-dir: exists and is not a folder\n"
+    assert out.read_text() == "a file\n"
 
 
 @pytest.fixture(scope="module")
@@ -674,5 +704,5 @@ def test_a_later_document_stops_the_run_in_one_line(tmp_path):
     assert run.returncode == 2, run.stderr[-2000:]
     lines = [line for line in run.stderr.splitlines() if line.startswith("scorekit: error: ")]
     assert lines == ["scorekit: error: task bbh_like: document 2: the prompt does not show the labels A, B, ... once each "
-                     "at the start of a line (A. / A) / A: / (A)) or as (A) in the text"]
+                     "at the start of a line (A. / A) / A: / (A)) or inside a line ((A) x (B) y, A. x B. y)"]
     assert "Traceback" not in run.stderr

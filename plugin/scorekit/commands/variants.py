@@ -97,13 +97,14 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError("not a folder", path=args.include_path, where="--include-path")
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
-        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
+        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output-dir")
 
     from lm_eval.tasks._index import Kind
     from lm_eval.tasks._yaml_loader import load_yaml
 
     index = _task_index(include)
     files: dict[str, str] = {}
+    notes: list[str] = []
     for name in dict.fromkeys(args.tasks):
         entry = index.get(name)
         base, at, form = name.partition("@")
@@ -125,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         for family in families:
             # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
             fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
-            output_type = check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            output_type = check_task(name, cfg, family, templates=bool(templates), samples=fam_samples,
+                                     show_options=args.show_options)
             choices = family == "option_order" and output_type == "multiple_choice"
             if family == "option_order" and args.show_options and not choices:
                 raise ScorekitError("--show-options is for multiple_choice tasks (this one generates its answer)",
@@ -135,17 +137,18 @@ def run(args: argparse.Namespace) -> int:
                               family=family, permutations=args.permutations, templates=tuple(templates),
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
                               show_options=show)
-            if family == "option_order":
+            if family == "option_order" or (family == "prompt" and output_type == "multiple_choice"):
                 unchecked = _probe(spec, cfg)
-                if unchecked is not None and choices and not show:
-                    _refuse_cloze(name, cfg)
-                if unchecked:
-                    note(f"task {name}: {unchecked}")
+                if unchecked is not None:
+                    notes.append(_decide_unchecked(name, cfg, spec, output_type, unchecked))
             _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
             written.append(family)
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)
-    for path in write(out_dir, files):
+    paths = write(out_dir, files)
+    for text in notes:
+        note(text)
+    for path in paths:
         print(path)
     return 0
 
@@ -157,43 +160,67 @@ def _add(files: dict[str, str], rel: str, text: str) -> None:
 
     if rel in files and owner(files[rel]) != owner(text):
         raise ScorekitError(f"{owner(files[rel])} and {owner(text)} would both be written to {rel}; write their variants "
-                            "into different --output folders")
+                            "into different --output-dir folders")
     files[rel] = text
 
 
 def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
-    """Whether option order asks ``name`` as lettered options: ``--show-options`` on a task scored
-    on option texts. A task scored on labels already shows its options and is written as it is
-    (a note says the flag is unused)."""
+    """Whether option order may ask ``name`` as lettered options: ``--show-options`` on a task
+    not scored on labels (the documents decide, when they are read, whether its prompt already
+    lists its options). A task scored on labels shows its options already and is written as it
+    is (a note says the flag is unused)."""
     from scorekit.io import note
-    from scorekit.lm_eval.task_variants_yaml import option_shape
+    from scorekit.lm_eval.task_variants_yaml import scored_on_labels
 
-    if option_shape(cfg) == "labels":
-        if show_options:
-            note(f"task {name} already shows lettered options; --show-options leaves it as it is")
+    if show_options and scored_on_labels(cfg):
+        note(f"task {name} already shows lettered options; --show-options leaves it as it is")
         return False
     return show_options
 
 
-def _refuse_cloze(name: str, cfg: dict) -> None:
-    """ScorekitError for a task whose documents could not be read and whose config says it is a
-    cloze task (:func:`scorekit.lm_eval.task_variants_yaml.option_shape`)."""
+NOT_AT_HAND = "its data is on the Hugging Face hub, not in the cache, and offline mode is on"
+
+
+def _decide_unchecked(name: str, cfg: dict, spec, output_type: str, why: str) -> str:
+    """The task's documents could not be read (``why``): write it only when its config alone
+    shows that it is a real test, else refuse in one line saying that it could not be checked.
+    Returns the note that says so, printed once everything is written (a refusal stays one line)."""
     from scorekit.errors import ScorekitError
-    from scorekit.lm_eval.task_variants_yaml import option_shape
+    from scorekit.lm_eval.task_variants_yaml import likely_cloze, scored_on_labels, template_shows
 
-    if option_shape(cfg) == "cloze":
-        raise ScorekitError("its prompt does not read the fields its choices come from, so it never shows the "
-                            "options (a cloze task: each option is scored as a continuation and their order changes "
-                            "nothing the model sees); --show-options asks it as lettered options scored on the "
-                            "letters", where=f"task {name}")
+    where = f"task {name}"
+    if spec.family == "prompt":
+        labels = scored_on_labels(cfg)
+        for t, template in enumerate(spec.templates if labels else ()):
+            if template_shows(cfg, template) is None:
+                raise ScorekitError(f"it is scored on the labels {', '.join(labels)}, but template {t} ({template[:60]!r}) "
+                                    "does not show the options they name; write templates that list the options after "
+                                    "their labels", where=where)
+    elif output_type == "multiple_choice" and template_shows(cfg) is None:
+        if likely_cloze(cfg) and not spec.show_options:
+            hint = ("; its template does not show the choices and reads other fields than theirs, so it is likely a "
+                    "cloze task (each option scored as a continuation): --show-options asks it as lettered options")
+        else:
+            hint = "; its template alone does not show the options (process_docs, Python or the data write them)"
+        raise ScorekitError(f"could not check {'offline ' if _offline() else ''}whether its prompt shows its options: "
+                            f"{why or NOT_AT_HAND}{hint}; run scorekit variants where the data can be read (online, in the "
+                            "Hugging Face cache, or local data files under --include-path)", where=where)
+    shows = " (its template shows the options)" if spec.family == "option_order" else ""
+    return (f"task {name}: could not check its documents{' offline' if _offline() else ''}: {why or NOT_AT_HAND}; "
+            f"written from its config{shows}; each document is checked when lm-eval runs the task")
 
 
-def _can_read_documents(cfg: dict) -> bool:
-    """Whether scorekit variants reads the task's documents to check them: always online (lm-eval would
-    fetch them too); offline only local data files or a local folder."""
+def _offline() -> bool:
     import os
 
-    if not any(os.environ.get(k, "") in ("1", "true", "TRUE", "True") for k in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE")):
+    return any(os.environ.get(k, "") in ("1", "true", "TRUE", "True") for k in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"))
+
+
+def _documents_at_hand(cfg: dict) -> bool:
+    """Whether scorekit variants can read the task's documents to check them: online (lm-eval
+    would fetch them too), local data files or a local folder, or, offline, hub data that is in
+    the Hugging Face cache."""
+    if not _offline():
         return True
     files = (cfg.get("dataset_kwargs") or {}).get("data_files")
     if files:
@@ -201,38 +228,72 @@ def _can_read_documents(cfg: dict) -> bool:
         paths = [p for v in values for p in (v if isinstance(v, list) else [v])]
         return all(Path(str(p)).is_file() for p in paths)
     path = str(cfg.get("dataset_path") or "")
-    return bool(path) and Path(path).exists()
+    if not path:
+        return False
+    if Path(path).exists():
+        return True
+    import datasets.config
+    from huggingface_hub import constants
+
+    return (Path(constants.HF_HUB_CACHE) / f"datasets--{path.replace('/', '--')}").is_dir() or \
+        (Path(datasets.config.HF_DATASETS_CACHE) / path.replace("/", "___")).is_dir()
+
+
+class _Unloadable(Exception):
+    """The wrapped task's data could not be loaded (the original exception is its cause)."""
 
 
 def _probe(spec, cfg: dict) -> str | None:
     """Build the variant task as lm-eval will, so that every document is checked now
     (:class:`scorekit.lm_eval.task_variants.RobustTask` expands them all): a document whose
-    options cannot be moved is refused here, nothing written. When the documents cannot be
-    read (offline, hub data) or loaded, they are checked when lm-eval runs the task (a note
-    says so when loading failed). None when every document was checked, else why not ("" when
-    they were not to be read)."""
+    options cannot be moved, or a task lm-eval cannot build from its documents, is refused
+    here, nothing written. None when every document was checked, else why they could not be
+    read ("" when they are not at hand: offline and not in the cache). lm-eval's, datasets'
+    and the hub's log messages and warnings are silenced meanwhile, so an answer stays one line."""
+    import logging
+    import warnings
+
     from scorekit.errors import ScorekitError
 
-    if not _can_read_documents(cfg):
+    if not _documents_at_hand(cfg):
         return ""
     from scorekit.lm_eval.task_variants import RobustStop, RobustTask
     from scorekit.lm_eval.task_variants_yaml import task_name
 
     import datasets
 
+    class Probe(RobustTask):
+        def download(self, *args, **kwargs):
+            try:
+                return super().download(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - any loading failure: lm-eval will try again at run time
+                raise _Unloadable(f"{type(exc).__name__}") from exc
+
     config = {"task": task_name(spec.family, spec.task), "metadata": {"version": 1.0, "robust": spec.params()}}
+    loggers = [logging.getLogger(n) for n in ("lm_eval", "lm-eval", "datasets", "huggingface_hub", "fsspec", "urllib3")]
+    levels = [lg.level for lg in loggers]
     RobustStop.quiet = True
     bars_on = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # the data is read to check it; a one-line answer stays one line
     try:
-        RobustTask(config=config)
+        for lg in loggers:
+            lg.setLevel(logging.CRITICAL)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Probe(config=config)
         return None
     except RobustStop as stop:
         raise ScorekitError(stop.message) from None
-    except Exception as exc:  # noqa: BLE001 - the data could not be loaded here; lm-eval will try again
-        return (f"its documents could not be loaded to check them ({type(exc).__name__}); each is checked "
-                "when lm-eval runs the task")
+    except _Unloadable as exc:
+        return f"they could not be loaded ({exc})"
+    except Exception as exc:  # noqa: BLE001 - the wrapped task itself fails on its documents: lm-eval would too
+        from scorekit.errors import shown
+
+        raise ScorekitError(f"lm-eval cannot build it: {type(exc).__name__}: {shown(str(exc), 200)}",
+                            where=f"task {spec.task}") from None
     finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
         RobustStop.quiet = False
         if bars_on:
             datasets.enable_progress_bars()
@@ -252,7 +313,7 @@ def _write_for_lighteval(args: argparse.Namespace, families: list[str], template
         raise ScorekitError("--family prompt needs --templates FILE")
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
-        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output")
+        raise ScorekitError("exists and is not a folder", path=out_dir, where="--output-dir")
     from scorekit.lighteval.task_variants import write_module
 
     print(write_module(str(out_dir), args.tasks, families, custom_tasks=args.custom_tasks,

@@ -57,7 +57,6 @@ from scorekit.robustness.analysis import metric_names
 from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Record
 from scorekit.robustness.task_variants import (
-    arrangements,
     canonical_map,
     choice_answer,
     filter_fallbacks,
@@ -65,7 +64,8 @@ from scorekit.robustness.task_variants import (
     text_answer,
 )
 from scorekit.errors import shown as shown_value
-from scorekit.robustness.shown_options import bare_label, labels_of, locate, locate_labelled, rearrange, show_options
+from scorekit.robustness.option_order import CONVERTED, TEXT, Layout, arrangement_orders, ask, check, find_layout, positions, target
+from scorekit.robustness.shown_options import bare_label, labels_of, letters, locate_labelled
 
 __all__ = ["RobustTask", "RobustStop", "wrapped_config", "robust_metric_names", "LOWER_IS_BETTER", "IDENTICAL"]
 
@@ -120,6 +120,8 @@ def _sampled_filters(filter_list: list[dict] | None, k: int) -> list[dict]:
 
 
 _LABEL_RUNS = (string.ascii_uppercase, string.ascii_lowercase, "123456789")
+_SEVERAL_INPUTS = ("doc_to_text gives several inputs and one continuation (as winogrande), so the prompt shows no options "
+                   "to move; scorekit variants --show-options asks it as lettered options")
 
 
 def _letter_answer(output: Any, meta: dict) -> int | None:
@@ -127,7 +129,7 @@ def _letter_answer(output: Any, meta: dict) -> int | None:
     (``B``, ``(B)``, ``B.``), else its first stand-alone label of the shown ones; None
     (unparsed) when it names none.
 
-    >>> meta = {"labels": ["A", "B", "C"], "order": [2, 0, 1], "canonical": [0, 1, 2]}
+    >>> meta = {"labels": ["A", "B", "C"], "display": [0, 1, 2], "order": [2, 0, 1], "canonical": [0, 1, 2]}
     >>> _letter_answer(" (B)", meta), _letter_answer("The answer is A.", meta), _letter_answer("none", meta)
     (0, 2, None)
     """
@@ -141,7 +143,10 @@ def _letter_answer(output: Any, meta: dict) -> int | None:
         label = next((x for x in found if x in labels), None)
     if label is None:
         return None
-    return int(meta["canonical"][int(meta["order"][labels.index(label)])])
+    choice = labels.index(label)
+    display = [int(c) for c in meta["display"]]
+    option = int(meta["order"][display.index(choice)]) if choice in display else choice
+    return int(meta["canonical"][option])
 
 
 class RobustStop(SystemExit):
@@ -181,14 +186,18 @@ class RobustTask(ScorekitTask):
         self._samples: int = int(params.get("samples") or 1)
         self._choice_score: str = params.get("choice_score") or "acc"
         self._expanded: dict[str, Any] = {}
-        self._show: bool = bool(params.get("show_options"))  # cloze task shown as lettered options
+        self._show: bool = bool(params.get("show_options"))  # options not shown: asked as lettered options
+        self._converted = False  # --show-options and the documents show no option list (decided on expanding)
+        self._several: bool | None = None  # several inputs per document (decided on the first one)
         self.permuted_questions = 0  # option order: questions whose shown options move
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
         self._fallbacks = filter_fallbacks(inner.get("filter_list"))
         self._raw: dict[tuple[str, int], list[Any]] = {}  # (question, variant) -> raw generations
         self._inner_process_docs = inner.get("process_docs")
-        merged = {k: v for k, v in inner.items() if k not in _DROP}
+        # lm-eval 0.5 declares several inputs per document; asked as lettered options they are one prompt
+        self._inner_multiple = bool(inner.get("multiple_inputs")) and self._show
+        merged = {k: v for k, v in inner.items() if k not in _DROP and not (k == "multiple_inputs" and self._inner_multiple)}
         merged.update(task=config["task"], metadata={**(inner.get("metadata") or {}), **metadata})
         fewshot = dict(inner.get("fewshot_config") or {})
         fewshot.setdefault("process_docs", self._inner_process_docs)
@@ -227,28 +236,34 @@ class RobustTask(ScorekitTask):
             hit = self._expanded[split] = self._expand(docs)
         return hit
 
+    def _several_inputs(self, doc: dict) -> bool:
+        """Several prompts per document and one continuation (winogrande's shape): declared by
+        the config in lm-eval 0.5, a choice index from ``doc_to_text`` in 0.4 (decided on the
+        first document, as lm-eval does)."""
+        if self._several is None:
+            self._several = bool(self._inner_multiple or compat.multiple_inputs(self)
+                                 or isinstance(ConfigurableTask.doc_to_text(self, doc), int))
+        return self._several
+
     def _gold(self, doc: dict, choices: list[str]) -> int:
-        if compat.multiple_inputs(self) or isinstance(ConfigurableTask.doc_to_text(self, doc), int):
-            raise ValueError(f"task {self._wrapped}: doc_to_text gives a choice index (several inputs, one "
-                             "continuation, as winogrande); scorekit variants needs one prompt and several choices")
+        if self._several_inputs(doc):
+            raise ValueError(_SEVERAL_INPUTS)
         gold = ConfigurableTask.doc_to_target(self, doc)
+        if isinstance(gold, (list, tuple)) and len(gold) == 1:  # one gold written as a list (agieval's [2])
+            gold = gold[0]
         if isinstance(gold, str):
             if gold.strip().isdigit() and gold not in choices:
                 gold = int(gold)
             elif gold in choices:
                 return choices.index(gold)
             else:
-                raise ValueError(f"task {self._wrapped}: gold {gold!r} is not one of the choices {choices!r}")
+                raise ValueError(f"gold {gold!r} is not one of the choices {choices!r}")
         if isinstance(gold, (list, tuple)):
-            raise ValueError(f"task {self._wrapped}: several golds per question; scorekit variants needs one")
+            raise ValueError("several golds per question; scorekit variants needs one")
         gold = int(gold)
         if not 0 <= gold < len(choices):
-            raise ValueError(f"task {self._wrapped}: gold index {gold} outside the {len(choices)} choices")
+            raise ValueError(f"gold index {gold} outside the {len(choices)} choices")
         return gold
-
-    def _converts(self, choices: list[str]) -> bool:
-        """``--show-options``: this document's options (texts, not labels) are asked as lettered options."""
-        return self._show and labels_of(choices) is None
 
     def _original_choices(self, doc: dict) -> list[str]:
         return [str(c) for c in ConfigurableTask.doc_to_choice(self, doc)]
@@ -259,28 +274,86 @@ class RobustTask(ScorekitTask):
             raise ValueError(f"doc_to_text gives {type(text).__name__} {text!r}, not a prompt")
         return text
 
-    def _order_metas(self, doc: dict, base: dict[str, Any], choices: list[str], gold: int) -> list[dict[str, Any]]:
-        """One meta per arrangement of the options the prompt shows (module
-        :mod:`scorekit.robustness.shown_options`); ValueError saying why when the prompt does
-        not show them once each."""
-        n = len(choices)
-        if self._converts(choices):
-            contents, k, layout = choices, n, "converted"
+    def _question(self, doc: dict) -> tuple[str, list[str], int]:
+        """(prompt, choices, gold) as option order sees one document. A document with several
+        inputs (0.4: ``doc_to_text`` a choice index, ``doc_to_choice`` the inputs; 0.5: the
+        inputs from ``doc_to_text``) is the sentence with its blank ``_`` and the fillers as
+        options, OLMES's formulation: the inputs' common start up to a word boundary, then
+        ``_``, the target delimiter and the shared continuation."""
+        if not self._several_inputs(doc):
+            choices = self._original_choices(doc)
+            return self._original_prompt(doc), choices, self._gold(doc, choices)
+        if not self._converts(doc):
+            raise ValueError(_SEVERAL_INPUTS)
+        if self._inner_multiple or compat.multiple_inputs(self):  # 0.5
+            inputs = [str(x) for x in ConfigurableTask.doc_to_text(self, doc)]
+            rest, gold = str(ConfigurableTask.doc_to_choice(self, doc)[0]), ConfigurableTask.doc_to_target(self, doc)
         else:
-            prompt = self._original_prompt(doc)
+            inputs = self._original_choices(doc)
+            rest, gold = str(ConfigurableTask.doc_to_target(self, doc)), ConfigurableTask.doc_to_text(self, doc)
+        head = inputs[0]
+        for other in inputs[1:]:
+            while not other.startswith(head):
+                head = head[:-1]
+        if any(x == head for x in inputs):
+            raise ValueError(f"its inputs {inputs!r} do not differ by a filler")
+        cut = max(head.rfind(" "), head.rfind("\n")) + 1 if head and head[-1:] not in (" ", "\n") else len(head)
+        head = head[:cut]
+        delimiter = self.config.target_delimiter if self.config.target_delimiter is not None else " "
+        sentence = head + "_" + (delimiter + rest if rest else "")
+        return sentence, [x[len(head):].strip() for x in inputs], int(gold)
+
+    def _converts(self, doc: dict) -> bool:
+        """``--show-options``: this task's documents are asked as lettered options (decided for
+        the whole task when its documents are expanded: their prompt shows no option list)."""
+        return self._show and self._converted
+
+    def _decide_conversion(self, docs: Any) -> None:
+        """``--show-options``: convert when a document has several inputs or a prompt showing
+        no list of its text choices; a task scored on labels, or listing its options, is asked
+        as it is."""
+        self._converted = False
+        if not self._show or self.OUTPUT_TYPE != "multiple_choice":
+            return
+        for doc in docs:
+            if self._several_inputs(doc):
+                self._converted = True
+                return
+            choices = self._original_choices(doc)
+            if labels_of(choices) is not None:
+                return
             try:
-                shown = locate(prompt, choices)
-            except ValueError as exc:
-                if labels_of(choices) is None and not any(str(c).strip() and str(c).strip() in prompt for c in choices):
-                    raise ValueError("the prompt shows none of the options (a cloze task: each option is scored as a "
-                                     "continuation and their order changes nothing the model sees); scorekit variants "
-                                     "--show-options asks it as lettered options") from None
-                raise ValueError(str(exc)) from None
-            k, layout = len(shown.spans), shown.style
-            contents = choices if layout == "text" else [t.strip() for t in shown.texts(prompt)] + choices[k:]
-            if gold >= k:
-                raise ValueError(f"the gold {choices[gold]!r} is not among the {k} options the prompt shows")
-        return self._arranged(base, contents, gold, k, n, layout)
+                find_layout(self._original_prompt(doc), choices)
+            except ValueError:
+                self._converted = True
+                return
+
+    def _order_metas(self, doc: dict, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """One meta per arrangement of the options the prompt shows (module
+        :mod:`scorekit.robustness.option_order`); ValueError saying why when it does not show
+        them once each, or when rearranging them would not show the gold where it should."""
+        prompt, choices, gold = self._question(doc)
+        try:
+            layout = find_layout(prompt, choices, convert=self._converts(doc))
+        except ValueError as exc:
+            if labels_of(choices) is None and not any(str(c).strip() and str(c).strip().casefold() in prompt.casefold()
+                                                      for c in choices):
+                raise ValueError("the prompt shows none of the options (a cloze task: each option is scored as a "
+                                 "continuation and their order changes nothing the model sees); scorekit variants "
+                                 "--show-options asks it as lettered options") from None
+            hint = "" if labels_of(choices) is not None else "; scorekit variants --show-options asks it as lettered options"
+            raise ValueError(f"{exc}{hint}") from None
+        canon = canonical_map(layout.contents)
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=len(layout.display), layout=layout.style,
+                    display=list(layout.display), positions=positions(layout, len(choices)))
+        metas, asked = [], set()
+        for variant, order in arrangement_orders(layout, gold, self._scheme):
+            text, scored = check(prompt, choices, layout, order, variant, gold)
+            asked.add((text, tuple(scored)))
+            metas.append({**base, "variant": variant, "n_variants": len(order), "order": order})
+        for meta in metas:  # what the model reads differs between arrangements
+            meta["permuted"] = len(asked) > 1
+        return metas
 
     def _gold_label(self, doc: dict) -> tuple[str, str]:
         """A letter-generating task: (its target text, the label it names), or ValueError."""
@@ -297,24 +370,40 @@ class RobustTask(ScorekitTask):
         moves with the gold."""
         target, label = self._gold_label(doc)
         prompt = self._original_prompt(doc)
-        labels = _LABEL_RUNS[next(i for i, run in enumerate(_LABEL_RUNS) if label in run)]
-        shown = locate_labelled(prompt, labels)
-        k = len(shown.spans)
-        gold = labels.index(label)
-        if gold >= k:
-            raise ValueError(f"the target {target!r} is not among the {k} options the prompt shows")
-        contents = [t.strip() for t in shown.texts(prompt)]
-        return self._arranged(base, contents, gold, k, k, shown.style, labels=list(labels[:k]), target=target,
-                              gold_label=label)
+        run = next((r for r in _LABEL_RUNS if label in r), None)
+        if run is None:
+            raise ValueError(f"the target {target!r} is not a letter A-Z, a-z or a digit 1-9")
+        shown = locate_labelled(prompt, run)
+        labels = list(run[: max(shown.choice_of) + 1])
+        gold = labels.index(label) if label in labels else len(labels)
+        texts = shown.by_choice(prompt)
+        layout = Layout(shown.style, shown.choice_of, tuple(texts.get(i, lab) for i, lab in enumerate(labels)))
+        if gold not in layout.display:
+            raise ValueError(f"the target {target!r} is not among the {len(layout.display)} options the prompt shows")
+        canon = canonical_map(layout.contents)
+        base.update(canonical=canon, gold_canonical=canon[gold], shown=len(layout.display), layout=layout.style,
+                    display=list(layout.display), labels=labels, target=target, gold_label=label)
+        metas, asked = [], set()
+        for variant, order in arrangement_orders(layout, gold, self._scheme):
+            asked.add(check(prompt, labels, layout, order, variant, gold)[0])
+            metas.append({**base, "variant": variant, "n_variants": len(order), "order": order})
+        for meta in metas:
+            meta["permuted"] = len(asked) > 1
+        return metas
 
-    def _arranged(self, base: dict[str, Any], contents: list[str], gold: int, k: int, n: int, layout: str,
-                  **extra: Any) -> list[dict[str, Any]]:
-        """One meta per arrangement of the first ``k`` of the ``n`` options (the rest stay in place)."""
-        canon = canonical_map(contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=k, layout=layout,
-                    permuted=len(set(canon[:k])) > 1, **extra)
-        return [{**base, "variant": pos, "n_variants": k, "order": order + list(range(k, n))}
-                for pos, order in arrangements(k, gold, self._scheme)]
+    def _label_check(self, doc: dict, choices: list[str]) -> None:
+        """The prompt family on a task scored on labels: every template must show the options
+        those labels name (else the model is asked "Question: ...\\nAnswer:" and scored on A-D)."""
+        labels = labels_of(choices)
+        if labels is None:
+            return
+        for t, template in enumerate(self._templates):
+            try:
+                locate_labelled(str(super().doc_to_text(doc, template)), labels)
+            except ValueError:
+                raise ValueError(f"it is scored on the labels {', '.join(labels)}, but template {t} ({template[:60]!r}) "
+                                 "does not show the options they name; write templates that list the options after "
+                                 "their labels") from None
 
     def _metas(self, doc: dict, index: int) -> list[dict[str, Any]]:
         base = {"question_id": str(index), "family": self._family, "order": [], "canonical": [],
@@ -322,12 +411,14 @@ class RobustTask(ScorekitTask):
         if self.OUTPUT_TYPE != "multiple_choice" and self._family == "option_order":
             return self._letter_metas(doc, base)
         if self.OUTPUT_TYPE == "multiple_choice":
+            if self._family == "option_order":
+                return self._order_metas(doc, base)
             choices = self._original_choices(doc)
             gold = self._gold(doc, choices)
-            if self._family == "option_order":
-                return self._order_metas(doc, base, choices, gold)
             canon = canonical_map(choices)
             base.update(canonical=canon, gold_canonical=canon[gold])
+            if self._family == "prompt":
+                self._label_check(doc, choices)
         if self._family == "prompt":
             n = len(self._templates) * self._samples
             return [{**base, "variant": t, "n_variants": n, "template": t} for t in range(len(self._templates))]
@@ -342,6 +433,8 @@ class RobustTask(ScorekitTask):
             docs = docs.remove_columns("_robust")
         if not hasattr(self, "features"):  # lm-eval sets it from the expanded documents, after this
             self.features = list(docs.features)
+        if self._family == "option_order":
+            self._decide_conversion(docs)
         indices: list[int] = []
         metas: list[dict[str, Any]] = []
         permuted = 0
@@ -365,23 +458,25 @@ class RobustTask(ScorekitTask):
     def _meta(doc: Any) -> dict | None:
         return doc.get("_robust") if isinstance(doc, dict) else None
 
+    def _own(self, given: Any, name: str) -> bool:
+        """Whether lm-eval asks for the task's own ``doc_to_<name>`` (none given, or the few-shot
+        set-up's copy of it)."""
+        return given is None or given == getattr(self.config, f"doc_to_{name}")
+
     def doc_to_text(self, doc: Any, doc_to_text: Any = None) -> Any:
         meta = self._meta(doc)
-        if doc_to_text is None and meta is not None and meta.get("labels") and self.OUTPUT_TYPE != "multiple_choice":
+        own = self._own(doc_to_text, "text")
+        if own and self._family == "option_order" and meta is not None and meta.get("labels") \
+                and self.OUTPUT_TYPE != "multiple_choice":
             prompt = self._original_prompt(doc)
-            shown = locate_labelled(prompt, meta["labels"])
-            return rearrange(prompt, shown, [int(i) for i in meta["order"]])
-        if doc_to_text is None and self._family == "option_order" and (self._show or meta is not None):
-            prompt = self._original_prompt(doc)
-            choices = self._original_choices(doc)
-            order = meta["order"] if meta is not None else list(range(len(choices)))
-            if self._converts(choices):
-                return show_options(prompt, [choices[int(i)] for i in order])
-            if meta is None:
-                return prompt
-            shown = locate(prompt, choices)
-            return rearrange(prompt, shown, [int(i) for i in order[: len(shown.spans)]])
-        if meta is not None and doc_to_text is None and self._family == "prompt":
+            return ask(prompt, meta["labels"], meta["layout"], meta["order"])[0]
+        if own and self._family == "option_order" and self.OUTPUT_TYPE == "multiple_choice" \
+                and (meta is not None or self._converts(doc)):
+            prompt, choices, gold = self._question(doc)
+            if meta is None:  # a few-shot example: lettered in its own order, as the question is
+                return ask(prompt, choices, CONVERTED, list(range(len(choices))))[0]
+            return ask(prompt, choices, meta["layout"], meta["order"])[0]
+        if meta is not None and own and self._family == "prompt":
             from jinja2 import UndefinedError
 
             t = int(meta["template"])
@@ -394,26 +489,28 @@ class RobustTask(ScorekitTask):
         return super().doc_to_text(doc, doc_to_text)
 
     def doc_to_choice(self, doc: Any, doc_to_choice: Any = None) -> list[str]:
-        choices = super().doc_to_choice(doc, doc_to_choice)
-        if doc_to_choice is not None:
-            return choices
-        if self._converts(choices):
-            return list(string.ascii_uppercase[: len(choices)])
-        meta = self._meta(doc)
-        if meta is not None and meta["order"] and meta.get("layout") == "text":
-            return [choices[int(i)] for i in meta["order"]]
-        return choices
+        own = self._own(doc_to_choice, "choice")
+        if own and self._family == "option_order" and self.OUTPUT_TYPE == "multiple_choice":
+            meta = self._meta(doc)
+            if self._converts(doc):
+                return letters(len(self._question(doc)[1]))
+            if meta is not None and meta["order"] and meta.get("layout") == TEXT:
+                choices = self._original_choices(doc)
+                return [choices[int(i)] for i in meta["order"]]
+        return super().doc_to_choice(doc, doc_to_choice)
 
     def doc_to_target(self, doc: Any, doc_to_target: Any = None) -> Any:
         meta = self._meta(doc)
-        if meta is not None and doc_to_target is None and self._family == "option_order":
+        own = self._own(doc_to_target, "target")
+        if meta is not None and own and self._family == "option_order":
             if meta.get("labels") and self.OUTPUT_TYPE != "multiple_choice":  # the letter of the gold's new place
-                return meta["target"].replace(meta["gold_label"], meta["labels"][int(meta["variant"])], 1)
-            return int(meta["variant"])
-        if doc_to_target is None and self._show and self._converts(self._original_choices(doc)):
-            return self._gold(doc, self._original_choices(doc))  # a few-shot example: the gold's letter
-        target = super().doc_to_target(doc, doc_to_target)
-        return compat.generation_target(target) if self.OUTPUT_TYPE == "generate_until" else target
+                new = meta["labels"][int(meta["display"][int(meta["variant"])])]
+                return meta["target"].replace(meta["gold_label"], new, 1)
+            return target(meta["layout"], meta["display"], int(meta["variant"]))
+        if own and self._family == "option_order" and self._converts(doc):
+            return self._question(doc)[2]  # a few-shot example: the gold's letter
+        target_ = super().doc_to_target(doc, doc_to_target)
+        return compat.generation_target(target_) if self.OUTPUT_TYPE == "generate_until" else target_
 
     # --- results ---------------------------------------------------------------------------------
 
@@ -449,7 +546,7 @@ class RobustTask(ScorekitTask):
                 scores = [s / max(len(c), 1) for s, c in zip(scores, choices)]
             order = meta["order"] or list(range(len(choices)))
             canon = meta["canonical"] or list(range(len(choices)))
-            answer = choice_answer(scores, order, canon)
+            answer = choice_answer(scores, order, canon, meta.get("positions") if self._family == "option_order" else None)
             item: Any = self._record(meta, meta["variant"] if self._family != "prompt" else meta["template"],
                                      answer, answer == int(meta["gold_canonical"]))
         else:

@@ -58,8 +58,10 @@ class RobustSpec:
         return out
 
 
-def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, samples: int) -> str:
-    """The wrapped task's output type, or ScorekitError saying why it cannot have variants."""
+def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, samples: int,
+               show_options: bool = False) -> str:
+    """The wrapped task's output type, or ScorekitError saying why it cannot have variants
+    (``show_options``: option order may ask a task with several inputs as lettered options)."""
     where = f"task {name}"
     if "class" in cfg:
         raise ScorekitError("a Python task class; scorekit variants wraps YAML tasks only", where=where)
@@ -70,9 +72,10 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
     if cfg.get("scorer") is not None:
         raise ScorekitError(f"scored by the lm-eval 0.5 scorer {cfg['scorer']!r}; scorekit variants scores answers "
                             "with the task's metrics, so it wraps tasks without a scorer", where=where)
-    if cfg.get("multiple_inputs"):
-        raise ScorekitError("several inputs per document (multiple_inputs, winogrande's shape); scorekit variants "
-                            "needs one prompt per document", where=where)
+    if cfg.get("multiple_inputs") and not (show_options and family == "option_order"):
+        raise ScorekitError("several inputs per document (multiple_inputs, winogrande's shape) show no options to move; "
+                            "scorekit variants --family option_order --show-options asks it as lettered options",
+                            where=where)
     output_type = cfg.get("output_type", "generate_until")
     if output_type not in ("multiple_choice", "generate_until"):
         raise ScorekitError(f"output type {output_type}; scorekit variants handles multiple_choice and generate_until", where=where)
@@ -135,48 +138,81 @@ def _fields(value: Any) -> set[str] | None:
         return None
 
 
-def option_shape(cfg: dict[str, Any]) -> str:
-    """How a multiple_choice task's prompt shows its options, from its config alone (no data):
-
-    - ``labels``: the choices scored are labels (``["A", "B", ...]``, ``(A)``, also written as a
-      jinja list); the prompt is expected to show the options after them;
-    - ``texts``: the choices are texts from document fields that ``doc_to_text`` also reads, so
-      the prompt may show them as text;
-    - ``cloze``: the choices are texts the prompt never reads (arc_easy, hellaswag; word
-      labels such as boolq's ``no``/``yes`` that the prompt does not write): option order
-      changes nothing the model sees;
-    - ``function``: choices or prompt come from Python (``!function``); only the documents tell.
-
-    Every shape but ``cloze`` is checked again on every document when lm-eval runs the task.
-    """
+def _literal_choices(cfg: dict[str, Any]) -> list[str] | None:
+    """The choices when the config writes them out (a list, a dict's values, or a jinja list
+    literal such as ``{{['A', 'B']}}``); None when they come from the data or Python."""
     import ast
 
-    choice, text = cfg.get("doc_to_choice"), cfg.get("doc_to_text")
-    if _is_function(choice):
-        return "function"
-    literal: Any = None
+    choice = cfg.get("doc_to_choice")
     if isinstance(choice, (list, dict)):
-        literal = list(choice.values()) if isinstance(choice, dict) else choice
-    elif isinstance(choice, str) and choice.strip().startswith("{{") and choice.strip().endswith("}}"):
+        return [str(c) for c in (choice.values() if isinstance(choice, dict) else choice)]
+    if isinstance(choice, str) and not _is_function(choice) and choice.strip().startswith("{{") \
+            and choice.strip().endswith("}}"):
         try:
             literal = ast.literal_eval(choice.strip()[2:-2].strip())
         except (ValueError, SyntaxError):
-            literal = None
-    if isinstance(literal, (list, tuple)):
-        from scorekit.robustness.shown_options import labels_of
+            return None
+        if isinstance(literal, (list, tuple)):
+            return [str(c) for c in literal]
+    return None
 
-        if labels_of([str(c) for c in literal]) is not None:
-            return "labels"
-        if _is_function(text):
-            return "function"
-        shown = isinstance(text, str) and all(str(c).strip() and str(c).strip() in text for c in literal)
-        return "texts" if shown else "cloze"
-    if _is_function(text):
-        return "function"
-    needs, reads = _fields(choice), _fields(text if text is not None else "")
-    if needs is None or reads is None:
-        return "function"
-    return "texts" if needs and needs <= reads else "cloze"
+
+def _template_text(template: Any) -> str | None:
+    """What a jinja ``doc_to_text`` writes whatever the document: its text with every
+    ``{{ ... }}`` as a blank field and ``{% ... %}`` tags removed; None for Python, a bare field
+    name, or a template with a loop or condition (its output depends on the document)."""
+    import re
+
+    if not isinstance(template, str) or _is_function(template) or template.isidentifier():
+        return None
+    if re.search(r"{%-?\s*(for|if)\b", template):
+        return None
+    return re.sub(r"{%.*?%}", "", re.sub(r"{{.*?}}", "\u2026", template, flags=re.S), flags=re.S)
+
+
+def template_shows(cfg: dict[str, Any], template: Any = None) -> str | None:
+    """How the prompt template itself (``template``, default the task's ``doc_to_text``) shows
+    the options of a task whose choices the config writes out: the label style of markers for
+    them (``A. {{...}}`` lines), ``"text"`` for a list of the choice texts (``True, False, or
+    Neither?``), None when the template alone does not show them (they may still come from
+    the data: ``process_docs`` or a field can write the options)."""
+    from scorekit.robustness.shown_options import labels_of, locate_labelled, locate_texts
+
+    choices = _literal_choices(cfg)
+    text = _template_text(cfg.get("doc_to_text") if template is None else template)
+    if not choices or text is None:
+        return None
+    labels = labels_of(choices)
+    try:
+        return locate_labelled(text, labels).style if labels is not None else locate_texts(text, choices).style
+    except ValueError:
+        return None
+
+
+def scored_on_labels(cfg: dict[str, Any]) -> list[str] | None:
+    """The labels a multiple-choice task scores when its config writes them out (``A``-``D``)."""
+    from scorekit.robustness.shown_options import labels_of
+
+    choices = _literal_choices(cfg)
+    return labels_of(choices) if choices else None
+
+
+def likely_cloze(cfg: dict[str, Any]) -> bool:
+    """The config suggests a cloze task: no ``process_docs``, choices from fields the prompt
+    template does not read, and a template that does not write the choices itself (the data
+    could still hold the options inside a field the prompt reads)."""
+    from scorekit.robustness.shown_options import labels_of
+
+    if cfg.get("process_docs") is not None or _is_function(cfg.get("doc_to_text")):
+        return False
+    choices = _literal_choices(cfg)
+    if choices is not None:
+        return labels_of(choices) is None and template_shows(cfg) is None
+    choice = cfg.get("doc_to_choice")
+    if _is_function(choice):
+        return False
+    needs, reads = _fields(choice), _fields(cfg.get("doc_to_text") if cfg.get("doc_to_text") is not None else "")
+    return needs is not None and reads is not None and bool(needs) and not needs & reads
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -229,7 +265,7 @@ def write(out_dir: Path, files: dict[str, str]) -> list[Path]:
                 raise ScorekitError("exists and was not written by scorekit variants; not replaced", path=path)
             if owner(old) != owner(text):
                 raise ScorekitError(f"holds {owner(old)}; {owner(text)} has the same name; not replaced "
-                                    "(write it into another --output folder)", path=path)
+                                    "(write it into another --output-dir folder)", path=path)
     written = []
     for rel, text in files.items():
         write_text_atomic(out_dir / rel, text)

@@ -77,7 +77,9 @@ def variant_metric_name(family: Family, variant: int, *, macro: bool) -> str:
     if family == "prompt":
         return f"{variant}_{accuracy_name(macro)}"
     if family == "option_order":
-        return f"per_option_{accuracy_name(macro)}_{LETTERS[variant]}"
+        from scorekit.robustness.shown_options import letters
+
+        return f"per_option_{accuracy_name(macro)}_{letters(variant + 1)[-1]}"  # past Z: AA, AB, ...
     raise ValueError(f"family {family!r} has no per-variant accuracy metrics")
 
 

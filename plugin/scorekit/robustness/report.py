@@ -131,6 +131,7 @@ class FamilyReport:
     circular_accuracy: float = _NAN
     prompt_sensitivity: float = _NAN
     variance_shares: dict[str, dict[str, float]] | None = None
+    permuted: tuple[int, int] | None = None  # variant option order: (questions whose shown options moved, questions)
     runs: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -152,7 +153,9 @@ class Report:
 
 
 def _variant_key(family: Family, v: int) -> str:
-    return LETTERS[v] if family == "option_order" else str(v)
+    from scorekit.robustness.shown_options import letters
+
+    return letters(v + 1)[-1] if family == "option_order" else str(v)
 
 
 def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
@@ -192,6 +195,7 @@ def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleS
         chosen.append(members[-1])
     layouts = sorted({s.layout for s in chosen})
     records = [r for s in chosen for r in s.records]
+    counted = [s.permuted for s in chosen if s.permuted is not None]
     for s in chosen:
         notes.extend(s.notes)
     subsets_present = {s.task.subset for s in chosen if s.task.subset}
@@ -201,6 +205,7 @@ def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleS
         tasks=sorted(by_task), subsets=subsets, missing_subsets=missing_subsets, macro=_macro(benchmark),
         runs=[run for s in chosen for run in s.runs] if family == "non_greedy" else [],
         sources=[p for s in chosen for p in s.sources], notes=notes,
+        permuted=(sum(n for n, _ in counted), sum(m for _, m in counted)) if counted else None,
     )
     if not records:
         rep.missing.append("no scorable records in the samples logs; every number is unknown")
@@ -515,7 +520,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
             fam_list = []
             for f in fams:
                 d = asdict(f)
-                for k in ("model", "benchmark"):
+                for k in ("model", "benchmark", "permuted"):  # permuted: in the notes (and the CSV's rows)
                     d.pop(k)
                 _flat_ci(d)
                 fam_list.append(_clean(d))
@@ -665,6 +670,9 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
             add("identical_sample_rate", f.identical_sample_rate)
         if is_robust(f.benchmark) and f.family == "option_order":
             add("circular_accuracy", f.circular_accuracy)
+        if f.permuted is not None:  # the notes' "n of m question(s) had their shown options permuted"
+            add("permuted_questions", f.permuted[0])
+            add("arranged_questions", f.permuted[1])
         if is_robust(f.benchmark) and f.family == "prompt":
             add("prompt_sensitivity", f.prompt_sensitivity)
         for part, v in (f.variance_shares or {}).items():

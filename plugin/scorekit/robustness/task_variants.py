@@ -85,15 +85,21 @@ def canonical_map(choices: Sequence[str]) -> list[int]:
     return [first.setdefault(str(c).strip(), i) for i, c in enumerate(choices)]
 
 
-def choice_answer(scores: Sequence[float], order: Sequence[int], canon: Sequence[int]) -> int:
-    """Canonical original index of the choice with the highest score (display order; the first
-    on ties, as lm-eval's ``acc``).
+def choice_answer(scores: Sequence[float], order: Sequence[int], canon: Sequence[int],
+                  positions: Sequence[int] | None = None) -> int:
+    """Canonical original index of the option the highest-scoring choice names (the first on
+    ties, as lm-eval's ``acc``). ``order[i]`` is the original option shown at display position
+    i; the choice scored at index x names display position ``positions[x]`` (default x: choices
+    scored in display order), or, when that is -1 (a label the prompt does not show), option x.
 
     >>> choice_answer([-3.0, -1.0, -2.0], [2, 0, 1], [0, 1, 2])
     0
+    >>> choice_answer([-3.0, -1.0, -2.0], [2, 0], [0, 1, 2], positions=[1, 0, -1])  # label 1 is shown first
+    2
     """
-    shown = int(np.argmax(np.asarray(scores, dtype=float)))
-    return int(canon[int(order[shown])])
+    chosen = int(np.argmax(np.asarray(scores, dtype=float)))
+    position = chosen if positions is None else int(positions[chosen])
+    return int(canon[int(order[position]) if position >= 0 else chosen])
 
 
 LM_EVAL_FALLBACK = "[invalid]"  # what lm-eval's regex filters write when the regex finds nothing

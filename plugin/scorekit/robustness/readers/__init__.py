@@ -59,6 +59,7 @@ class SampleSet:
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
     samples_per_variant: int = 1  # variant tasks' prompt family: samples per template
+    permuted: tuple[int, int] | None = None  # variant option order: (questions whose shown options moved, questions)
 
 
 @dataclass

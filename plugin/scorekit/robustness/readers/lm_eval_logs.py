@@ -529,9 +529,10 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
                 + listed(m.path for m in members[:-1]))
         if newest.unmappable:
             set_notes.append(f"{newest.path}: {newest.unmappable}")
+        permuted = (sum(newest.shown_order.values()), len(newest.shown_order)) if newest.shown_order else None
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
                              [str(newest.path)], newest.when, [newest.time], set_notes, dict(newest.identical),
-                             newest.samples_per_variant))
+                             newest.samples_per_variant, permuted))
     return out
 
 

@@ -1,0 +1,137 @@
+"""The rendered catalogue check of ``scorekit variants --family option_order`` (docs/variants.md,
+"lm-eval's catalogue"), run by hand: every multiple-choice task of the installed lm-eval, each on
+local rows in its dataset's real columns where tests/lm_eval/catalogue_rows.py has rows for it
+(else offline without data), without and with ``--show-options``, written or refused in one
+line; what is written is built as lm-eval builds it and checked independently
+(tests/lm_eval/catalogue_check.py: every arrangement asks something new, the gold's text moves,
+the continuation scored correct names the gold).
+
+    python bench/variants_catalogue.py [--tasks REGEX] [--every N] [--out OUT.jsonl]
+
+``--every N`` takes every N-th task (a sample). Prints, per mode, the counts (written and
+moving; refused; and the two that must be 0: written but not moving or not scoring the gold,
+and crashes or answers of more than one line), the refusals by reason, and the folders without
+rows; every task's outcome goes to OUT.jsonl as it is decided. Under lm-eval 0.4.13 a task takes
+about 0.35 s of CPU per mode (two builds of the task: scorekit's check, then this one's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")  # lm-eval loads metrics it lacks (f1) through evaluate, which retries the hub
+os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="variants_catalogue_hf_"))  # before datasets is imported
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+MODES = {"option_order": (), "option_order --show-options": ("--show-options",)}
+
+
+def reason(err: str) -> str:
+    """A refusal's reason without the task name and the document's specifics."""
+    text = err.strip().removeprefix("scorekit: error: ")
+    text = re.sub(r"^task \S+: (document \d+: )?", "", text)
+    return re.split(r"[:(;'\"]", text, maxsplit=1)[0].strip()[:90]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tasks", default=".*", help="regex over task names (search)")
+    parser.add_argument("--every", type=int, default=1, help="take every N-th task")
+    parser.add_argument("--out", help="write every task's outcome here (JSON lines)")
+    args = parser.parse_args(argv)
+
+    import datasets
+    import lm_eval
+    from lm_eval.tasks._index import Kind
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    from scorekit.commands.variants import _task_index
+    from tests.lm_eval.catalogue_check import LM_EVAL_TASKS, moves, run_variants, write_local
+    from tests.lm_eval.catalogue_rows import rows_for
+
+    datasets.disable_progress_bars()
+    started, cpu = time.time(), time.process_time()
+    index = _task_index(None)
+    tasks = {}
+    for name, entry in sorted(index.items()):
+        if entry.kind is not Kind.TASK or not re.search(args.tasks, name):
+            continue
+        cfg = load_yaml(entry.yaml_path, resolve_func=False)
+        if cfg.get("output_type") == "multiple_choice" and "class" not in cfg:
+            tasks[name] = (entry, cfg)
+    tasks = dict(list(tasks.items())[:: args.every])
+    work = Path(tempfile.mkdtemp(prefix="variants_catalogue_"))
+    local_dir, plain_dir = work / "local", work / "plain"
+    local_dir.mkdir()
+    plain_dir.mkdir()
+    plan: dict[str, tuple[str, Path, list | None]] = {}
+    folder_of = {name: Path(e.yaml_path).resolve().relative_to(LM_EVAL_TASKS).parts[0] for name, (e, _) in tasks.items()}
+    for name, (entry, cfg) in tasks.items():
+        found = rows_for(name, entry.yaml_path, cfg)
+        if found is None:
+            plan[name] = (name, plain_dir, None)
+        else:
+            fixture, data = found
+            plan[name] = (write_local(local_dir, name, entry.yaml_path, data, cfg, fixture.extra), local_dir,
+                          [fixture.gold(r) for r in data])
+    sink = open(args.out, "w", encoding="utf-8") if args.out else None
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    bad: list[str] = []
+    for i, (name, (local, include, golds)) in enumerate(plan.items()):
+        data = "rows" if golds is not None else "no rows"
+        for mode, flags in MODES.items():
+            out = work / "out" / f"{i}{len(flags)}"
+            rc, err = run_variants(local, include, out, *flags)
+            errors = [line for line in err.splitlines() if not line.startswith("scorekit: note: ")]
+            record = {"task": name, "folder": folder_of[name], "mode": mode, "data": data}
+            if rc == 0:
+                problem = moves(out, local, golds) if golds is not None else None
+                kind = "written, unchecked" if golds is None else "written, moves" if problem is None else "written, WRONG"
+                record.update(outcome=kind, problem=problem)
+            elif rc == 2 and len(errors) == 1 and errors[0].startswith("scorekit: error: "):
+                kind = "refused"
+                reasons[f"{mode}, {data}"][reason(errors[0])] += 1
+                record.update(outcome=kind, error=errors[0])
+            else:
+                kind = "CRASH or not one line"
+                record.update(outcome=kind, rc=str(rc), stderr=err[-500:])
+            counts[mode][f"{data}: {kind}"] += 1
+            if "WRONG" in kind or "CRASH" in kind:
+                bad.append(json.dumps(record, ensure_ascii=False))
+                print("BAD", bad[-1], file=sys.stderr, flush=True)
+            if sink:
+                sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                sink.flush()
+        if (i + 1) % 250 == 0:
+            print(f"... {i + 1}/{len(plan)} {time.process_time() - cpu:.0f} s CPU", file=sys.stderr, flush=True)
+    rendered = {folder_of[n] for n, (_, _, g) in plan.items() if g is not None}
+    print(f"lm-eval {lm_eval.__version__}: {len(plan)} multiple-choice tasks ({sum(g is not None for _, _, g in plan.values())} "
+          f"on local rows, in {len(rendered)} of {len(set(folder_of.values()))} folders); "
+          f"{time.process_time() - cpu:.0f} s CPU, {time.time() - started:.0f} s wall")
+    print(f"folders without rows: {sorted(set(folder_of.values()) - rendered)}")
+    for mode in MODES:
+        print(f"{mode}:")
+        for key, n in sorted(counts[mode].items()):
+            print(f"  {key}: {n}")
+    for key, by in sorted(reasons.items()):
+        print(f"refusals ({key}):")
+        for text, n in by.most_common():
+            print(f"  {n:5d}  {text}")
+    for line in bad[:40]:
+        print("BAD", line)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
