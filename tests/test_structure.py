@@ -38,6 +38,7 @@ SIDEWAYS: set[tuple[str, str]] = {
     ("lighteval", "lm_eval"),  # the lighteval adapter reuses lm-eval's SCORE templates
     ("demo", "lm_eval"),
     ("__main__", "cli"),
+    ("io", "files"),  # the old name's shim
 }
 # Arrows back up left in modules other work is changing this session (to go with that work).
 KNOWN_BACK: set[tuple[str, str, str]] = {

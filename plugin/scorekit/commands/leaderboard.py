@@ -72,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits, check_plot
     from scorekit.errors import ScorekitError
-    from scorekit.io import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
+    from scorekit.files import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
     if args.convert:
@@ -123,7 +123,7 @@ def _convert(args: argparse.Namespace) -> int:
     """``--convert``: the old-layout ``--config`` in the one layout, on stdout or ``--output``."""
     from scorekit.aggregate.old_layout import convert_old_layout
     from scorekit.errors import ScorekitError
-    from scorekit.io import check_output, emit
+    from scorekit.files import check_output, emit
     from scorekit.resources import find_config
 
     if args.config is None or args.paths or args.plot:

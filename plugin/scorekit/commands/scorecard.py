@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits
     from scorekit.errors import ScorekitError
-    from scorekit.io import check_output, emit, refuse_input_as_output
+    from scorekit.files import check_output, emit, refuse_input_as_output
     from scorekit.resources import find_config
 
     check_digits(args.digits)
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 def _notes(loaded, scored: list[dict[str, Any]], inputs, verbose: bool = False) -> None:
     from scorekit.aggregate.leaderboard import override_notes
     from scorekit.aggregate.score_results import note_lines
-    from scorekit.io import note
+    from scorekit.files import note
 
     note(*override_notes(loaded.models.values()))
     note(*note_lines(inputs.notes, every=verbose))
