@@ -170,7 +170,8 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
         if fmt is not None and not any(reader.claims(f) for reader in READERS):
             name = "Inspect" if fmt.name == "inspect" else fmt.name
             if f in explicit:
-                raise ScorekitError(f"an {name} log: {_unread_log(fmt.name)}", path=f)
+                article = "an" if name[0].lower() in "aeiou" else "a"
+                raise ScorekitError(f"{article} {name} log: {_unread_log(fmt.name)}", path=f)
             unread[fmt.name] = unread.get(fmt.name, 0) + 1
             continue
         for i, reader in enumerate(readers):
