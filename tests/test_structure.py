@@ -179,3 +179,22 @@ def test_no_import_runs_back_up():
 def test_known_back_arrows_are_still_there():
     """An exception fixed elsewhere is taken off the list (so the list never hides a new one)."""
     assert KNOWN_BACK <= back_arrows()
+
+
+def test_old_paths_still_import():
+    """Renamed modules keep their old import paths for one release (the same module objects)."""
+    import importlib
+
+    for old, new in (("scorekit.io", "scorekit.files"), ("scorekit.inspect_logs", "scorekit.harness_outputs.inspect_logs"),
+                     ("scorekit.aggregate.score_results", "scorekit.aggregate.scorecard"),
+                     ("scorekit.aggregate.scoring_config", "scorekit.aggregate.scorecard_config")):
+        assert importlib.import_module(old) is importlib.import_module(new)
+    from scorekit.aggregate.score_results import score_results
+    from scorekit.aggregate.scorecard import scorecard_results
+    from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
+    from scorekit.aggregate.scorecard_config import ScorecardConfig, load_scorecard_config
+    from scorekit.aggregate.threshold import score_models, scorecard_values
+    from scorekit.inspect_logs import is_inspect_log, read_inspect_log  # noqa: F401
+
+    assert (score_results, ScoringConfig, load_scoring_config, score_models) == (
+        scorecard_results, ScorecardConfig, load_scorecard_config, scorecard_values)
