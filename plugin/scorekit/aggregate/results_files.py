@@ -43,16 +43,17 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.folders import WALK_SKIPS, walk
-from scorekit.harness_outputs.keys import find_task_key, split_task_key, unqualified, ungrouped
+from scorekit.harness_outputs.keys import find_task_key, split_task_key, unqualified, ungrouped  # noqa: F401 (re-exported)
 from scorekit.harness_outputs.kinds import LM_EVAL
 from scorekit.harness_outputs.registry import log_format, read_results_file
 from scorekit.files import load_json
-from scorekit.harness_outputs.values import ResultsFile, TaskResult, check_fraction, results_mapping
+# the values moved to the formats' wing; importable from here as before
+from scorekit.harness_outputs.values import ResultsFile, TaskResult, check_fraction, results_mapping  # noqa: F401
 
 
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.compare.core import MetricValues, Run, per_question, run_labels
+from scorekit.compare.core import MetricValues, Run, run_labels
 from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.formats import Format, QuestionFile
 

@@ -35,7 +35,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
