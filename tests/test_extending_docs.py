@@ -21,9 +21,9 @@ def sections() -> dict[str, str]:
     return out
 
 
-def test_three_examples():
+def test_four_examples():
     assert list(sections()) == ["Add a metric available in both harnesses", "Add a SCORE-style benchmark",
-                                "Add a results reader"]
+                                "Add a results reader", "Add a harness format"]
     assert all(code.strip() for code in sections().values())
 
 

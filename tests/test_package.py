@@ -41,7 +41,7 @@ def test_console_script_prints_tasks_dir():
 
 
 def test_unwritable_output_is_one_line_exit_2(tmp_path, capsys):
-    """Every command writes through scorekit.io's atomic writer: a target under a regular file
+    """Every command writes through scorekit.files's atomic writer: a target under a regular file
     cannot be created, which is reported on one line with exit code 2."""
     blocker = tmp_path / "file"
     blocker.write_text("x")

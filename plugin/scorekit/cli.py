@@ -16,7 +16,7 @@ from typing import Sequence
 from scorekit import __version__
 from scorekit.commands import options
 from scorekit.errors import ScorekitError, one_line
-from scorekit.io import note, silence_stdout
+from scorekit.files import note, silence_stdout
 
 # Order here is the order in ``scorekit --help``.
 COMMAND_MODULES: tuple[str, ...] = (

@@ -49,7 +49,7 @@ def find_config(spec: str) -> Path:
     if os.path.exists(spec):
         return Path(spec)
     if os.path.lexists(spec):  # a broken symlink or a symlink loop: say which
-        from scorekit.io import missing_reason
+        from scorekit.files import missing_reason
 
         raise ScorekitError(missing_reason(spec), path=spec)
     name = spec if spec.endswith((".yaml", ".yml")) else spec + ".yaml"

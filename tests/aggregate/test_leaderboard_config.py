@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from scorekit.aggregate.leaderboard import columns
 from scorekit.aggregate.results_files import check_fraction
-from scorekit.aggregate.scoring_config import load_scoring_config
-from scorekit.aggregate.threshold import score_models
+from scorekit.aggregate.scorecard_config import load_scorecard_config
+from scorekit.aggregate.threshold import scorecard_values
 from scorekit.errors import ScorekitError
 from scorekit.resources import config_path
 from tests.aggregate.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG
@@ -25,7 +25,7 @@ fractions = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 def _config(tmp_path, text: str):
     path = tmp_path / "cfg.yaml"
     path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return load_scoring_config(path)
+    return load_scorecard_config(path)
 
 
 def _bench(scored: dict, name: str) -> dict:
@@ -37,7 +37,7 @@ def test_docs_gpqa_and_musr_examples(tmp_path):
     values = {"leaderboard_gpqa": {"acc_norm,none": 0.6}, "leaderboard_musr_murder_mysteries": {"acc_norm,none": 0.7},
               "leaderboard_musr_object_placements": {"acc_norm,none": 0.4},
               "leaderboard_musr_team_allocation": {"acc_norm,none": 0.6}}
-    (m,) = score_models(cfg, {"m": values}, missing="strict")
+    (m,) = scorecard_values(cfg, {"m": values}, missing="strict")
     assert _bench(m, "GPQA")["score"] == 46.666666666666664  # (0.6 - 1/4) / (3/4) * 100
     musr = _bench(m, "MUSR")
     assert [x["score"] for x in musr["metrics"].values()] == pytest.approx([40.0, 25.0, 40.0], abs=1e-12)
@@ -65,7 +65,7 @@ categories:
 def test_each_part_clamped_before_averaging_unless_mean_value(tmp_path):
     cfg = _config(tmp_path, MEAN_VALUE)
     values = {"a": {"m": 0.2, "m_stderr": 0.02}, "b": {"m": 0.9, "m_stderr": 0.04}}
-    (m,) = score_models(cfg, {"x": values}, missing="strict")
+    (m,) = scorecard_values(cfg, {"x": values}, missing="strict")
     each, once = _bench(m, "each"), _bench(m, "once")
     assert each["score"] == pytest.approx((0 + 80) / 2)  # clamping the mean instead would give 10
     assert once["score"] == pytest.approx(10.0)  # mean_value: (0.55 - 0.5) / 0.5 * 100
@@ -77,13 +77,13 @@ def test_each_part_clamped_before_averaging_unless_mean_value(tmp_path):
 
 @given(st.lists(fractions, min_size=1, max_size=24), st.lists(st.integers(2, 20), min_size=24, max_size=24), st.data())
 def test_benchmark_score_in_range_and_monotone_in_each_part(values, choices, data):
-    from scorekit.aggregate.scoring_config import ConfigBenchmark, ConfigCategory, ConfigMetric, ScoringConfig
+    from scorekit.aggregate.scorecard_config import ConfigBenchmark, ConfigCategory, ConfigMetric, ScorecardConfig
 
     specs = tuple(ConfigMetric("c", "b", f"t{i}", ((f"t{i}", "m"),), 1.0, 1 / choices[i]) for i in range(len(values)))
-    cfg = ScoringConfig("x", (ConfigCategory("c", 1.0, (ConfigBenchmark("c", "b", 1.0, specs),)),), scale=100.0)
+    cfg = ScorecardConfig("x", (ConfigCategory("c", 1.0, (ConfigBenchmark("c", "b", 1.0, specs),)),), scale=100.0)
 
     def score(vals):
-        (m,) = score_models(cfg, {"m": {f"t{i}": {"m": v} for i, v in enumerate(vals)}})
+        (m,) = scorecard_values(cfg, {"m": {f"t{i}": {"m": v} for i, v in enumerate(vals)}})
         return m["overall"]
 
     before = score(values)
@@ -107,7 +107,7 @@ def test_check_fraction_rejects(value, message):
 
 
 def test_shipped_leaderboard_configs_match_the_reference():
-    cfg = load_scoring_config(config_path("open_llm_leaderboard_v2.yaml"))
+    cfg = load_scorecard_config(config_path("open_llm_leaderboard_v2.yaml"))
     assert columns(cfg) == ["IFEval", "BBH", "MATH Lvl 5", "GPQA", "MUSR", "MMLU-PRO"]
     assert cfg.scale == 100 and cfg.harness == "lm-eval"
     assert all(s.good == 1.0 and s.weight == 1.0 for s in cfg.metrics)
@@ -123,14 +123,14 @@ def test_shipped_leaderboard_configs_match_the_reference():
     assert dict(by["GPQA"].metrics[0].subtask_sizes) == {"leaderboard_gpqa_diamond": 198, "leaderboard_gpqa_extended": 546,
                                                          "leaderboard_gpqa_main": 448}
     assert sum(n for _, n in by["MATH Lvl 5"].metrics[0].subtask_sizes) == 1324
-    lv = load_scoring_config(config_path("open_llm_leaderboard_v2_lighteval.yaml"))
+    lv = load_scorecard_config(config_path("open_llm_leaderboard_v2_lighteval.yaml"))
     assert columns(lv) == columns(cfg) and lv.harness == "lighteval" and lv.scale == 100
     assert [s.bad for s in lv.benchmarks[1].metrics] == [s.bad for s in by["BBH"].metrics]
 
 
 @pytest.mark.parametrize("name", ["score_demo_normalization.yaml", "score_robustness_normalization.yaml"])
 def test_shipped_score_normalization_configs(name):
-    cfg = load_scoring_config(config_path(name))
+    cfg = load_scorecard_config(config_path(name))
     assert columns(cfg) == ["MMLU-Pro", "AGIEval", "MATH"] and cfg.scale == 100
     for bench in cfg.benchmarks:  # ten prompts per task, each against the task's chance level
         tasks = {s.keys[0][0] for s in bench.metrics}
@@ -164,7 +164,7 @@ def test_layout_errors_name_the_place(tmp_path, text, where, message):
     path = tmp_path / "my.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ScorekitError) as exc:
-        load_scoring_config(path)
+        load_scorecard_config(path)
     assert str(exc.value).startswith(f"{path}: {where}: "), str(exc.value)
     assert message in str(exc.value) and "\n" not in str(exc.value)
 
@@ -174,7 +174,7 @@ def test_old_leaderboard_layout_is_refused_saying_what_to_change(tmp_path):
     path.write_text("name: mine\naverage: Average\nbenchmarks:\n  - column: GPQA\n    results_key: leaderboard_gpqa\n"
                     "    metric: acc_norm,none\n    num_choices: 4\n", encoding="utf-8")
     with pytest.raises(ScorekitError) as exc:
-        load_scoring_config(path)
+        load_scorecard_config(path)
     text = str(exc.value)
     assert text.startswith(f"{path}: line 3, benchmarks: this is the old `scorekit leaderboard` layout")
     assert "categories.<category>.benchmarks.<column>.metrics.<metric>" in text and "scale: 100" in text

@@ -88,20 +88,20 @@ def test_stderr_propagation_by_simulation(tmp_path):
     runs (values away from the clamp)."""
     import numpy as np
 
-    from scorekit.aggregate.scoring_config import load_scoring_config
-    from scorekit.aggregate.threshold import score_models
+    from scorekit.aggregate.scorecard_config import load_scorecard_config
+    from scorekit.aggregate.threshold import scorecard_values
 
     cfg = tmp_path / "three.yaml"
     cfg.write_text("scale: 100\ncategories:\n  c:\n    benchmarks:\n" + "".join(
         f"      b{i}:\n        metrics:\n          m: {{key: {{task: t{i}, metric: acc}}, good: 1.0, {bound}}}\n"
         for i, bound in enumerate(["num_choices: 4", "num_choices: 10", "bad: 0.0"])), encoding="utf-8")
-    config = load_scoring_config(cfg)
+    config = load_scorecard_config(cfg)
     rng = np.random.default_rng(4)
     sizes, truths, lowers = np.array([1000, 400, 2500]), np.array([0.6, 0.45, 0.7]), np.array([0.25, 0.1, 0.0])
     runs = rng.binomial(sizes, truths, size=(4000, 3)) / sizes
     averages = ((runs - lowers) / (1 - lowers) * 100).mean(axis=1)
     se = np.sqrt(truths * (1 - truths) / sizes)
     values = {f"t{i}": {"acc": float(t), "acc_stderr": float(s)} for i, (t, s) in enumerate(zip(truths, se))}
-    (m,) = score_models(config, {"m": values})
+    (m,) = scorecard_values(config, {"m": values})
     assert m["overall"] == pytest.approx(((truths - lowers) / (1 - lowers) * 100).mean(), rel=1e-12)
     assert m["overall_stderr"] == pytest.approx(averages.std(), rel=0.05)

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from scorekit.aggregate.old_layout import convert_old_layout
-from scorekit.aggregate.scoring_config import load_scoring_config
+from scorekit.aggregate.scorecard_config import load_scorecard_config
 from scorekit.cli import main
 from scorekit.resources import config_path
 from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
@@ -75,7 +75,7 @@ def leaderboard(capsys, run_dir: Path, config: Path) -> dict:
 def convert(tmp_path: Path, old: Path) -> Path:
     new = tmp_path / f"new_{old.name}"
     new.write_text(convert_old_layout(old), encoding="utf-8")
-    load_scoring_config(new)  # the one layout, valid
+    load_scorecard_config(new)  # the one layout, valid
     return new
 
 
@@ -144,7 +144,7 @@ def test_cli_prints_or_writes_the_converted_config(tmp_path, capsys):
     target = tmp_path / "new.yaml"
     assert main(["leaderboard", "--config", str(old), "--convert", "--output", str(target)]) == 0
     assert target.read_text() == out
-    assert load_scoring_config(target).benchmarks[1].name == "BBH"
+    assert load_scorecard_config(target).benchmarks[1].name == "BBH"
 
 
 def test_the_refusal_of_an_old_config_names_the_convert_command(tmp_path, capsys):

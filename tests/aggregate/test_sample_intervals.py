@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorekit.aggregate.prompt_intervals import summary_intervals
-from scorekit.aggregate.scoring_config import load_scoring_config
+from scorekit.aggregate.scorecard_config import load_scorecard_config
 from scorekit.cli import main
 from scorekit.robustness.readers import read_paths
 
@@ -47,7 +47,7 @@ def test_intervals_are_the_bootstrap_of_the_samples_logs(tmp_path, capsys):
     shutil.copytree(CORPUS_RUN, run)
     config = _config(tmp_path)
     model, err = _leaderboard(capsys, run, "--config", config)
-    expected = summary_intervals(read_paths([run]).samples, load_scoring_config(config))[model["model"]]
+    expected = summary_intervals(read_paths([run]).samples, load_scorecard_config(config))[model["model"]]
     for column in (*TASKS, "Average"):
         estimate, low, high = expected[column]
         assert model["scores"][column] == pytest.approx(estimate, abs=1e-9)

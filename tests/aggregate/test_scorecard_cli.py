@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scorekit.aggregate.scoring_config import import_normalizer, load_scoring_config
+from scorekit.aggregate.scorecard_config import import_normalizer, load_scorecard_config
 from scorekit.aggregate.threshold import threshold_score
 from scorekit.cli import main
 from scorekit.errors import ScorekitError
@@ -161,7 +161,7 @@ def test_shipped_config_by_name_reproduces_threshold_formula(capsys, tmp_path):
     assert code == 0, err
     (m,) = json.loads(text)["models"]
     assert not m["missing"]
-    cfg = load_scoring_config(config_path("llm_benchmarks_scoring.yaml"))
+    cfg = load_scorecard_config(config_path("llm_benchmarks_scoring.yaml"))
     for spec in cfg.metrics:
         (task, metric) = spec.keys[0]
         got = m["categories"][spec.category]["benchmarks"][spec.benchmark]["metrics"][spec.name]["score"]
@@ -300,7 +300,7 @@ def test_custom_normalizer_by_import_path(tmp_path, results, capsys):
         """,
     )
     cfg = write_config(tmp_path, NORM_CONFIG.format(spec=f"{mod}:step", metric_norm=f'normalizer: "{mod}:half"'))
-    loaded = load_scoring_config(cfg, allow_code=True)
+    loaded = load_scorecard_config(cfg, allow_code=True)
     assert loaded.metrics[0].normalizer_name == f"{mod}:step" and loaded.metrics[1].normalizer_name == f"{mod}:half"
     code, out, err = run_cli(["scorecard", results, "--config", cfg, "--format", "json", "--allow-code"], capsys)
     assert code == 0, err
@@ -352,7 +352,7 @@ def test_custom_normalizer_none_is_no_score(tmp_path, results, capsys):
 def test_bad_normalizer_import_path(tmp_path, capsys, spec, message):
     cfg = write_config(tmp_path, NORM_CONFIG.format(spec=spec, metric_norm=""))
     with pytest.raises(ScorekitError) as info:
-        load_scoring_config(cfg)
+        load_scorecard_config(cfg)
     assert message in str(info.value)
     assert str(info.value).startswith(f"{cfg}: line 1, normalizer: ")
     (tmp_path / "r.json").write_text(json.dumps({"results": {"t": {"a": 1}}, "versions": {}}))
@@ -421,7 +421,7 @@ def test_config_rejections(tmp_path, capsys, text, where, message):
     cfg = tmp_path / "bad.yaml"
     cfg.write_text(text, encoding="utf-8")
     with pytest.raises(ScorekitError) as info:
-        load_scoring_config(cfg)
+        load_scorecard_config(cfg)
     msg = str(info.value)
     assert msg.startswith(f"{cfg}: "), msg
     if where:
@@ -437,7 +437,7 @@ def test_config_rejections(tmp_path, capsys, text, where, message):
 
 
 def test_shipped_config_is_valid():
-    cfg = load_scoring_config(config_path("llm_benchmarks_scoring.yaml"))
+    cfg = load_scorecard_config(config_path("llm_benchmarks_scoring.yaml"))
     assert [c.name for c in cfg.categories] == ["knowledge", "reasoning", "math", "instruction_following"]
     assert {b.name for b in cfg.benchmarks} == {"mmlu_pro", "gpqa", "bbh", "musr", "math_hard", "ifeval"}
     assert all(0.0 <= m.bad < m.good <= 1.0 for m in cfg.metrics)

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekit.aggregate.scoring_config import load_scoring_config
+from scorekit.aggregate.scorecard_config import load_scorecard_config
 from scorekit.aggregate.threshold import (
     BadValue,
     roll_up,
-    score_models,
+    scorecard_values,
     threshold_score,
     weighted_mean,
 )
@@ -189,11 +189,11 @@ FULL = {"t1": {"x": 0.5, "y": 2.5}, "t2": {"x": 0.65}, "t3": {"x": 0.4, "z": 1.0
 def hierarchy(tmp_path):
     p = tmp_path / "h.yaml"
     p.write_text(HIERARCHY)
-    return load_scoring_config(p)
+    return load_scorecard_config(p)
 
 
 def test_hierarchy_hand_computed(hierarchy):
-    (a,) = score_models(hierarchy, {"A": FULL})
+    (a,) = scorecard_values(hierarchy, {"A": FULL})
     m = a["categories"]["cat_a"]["benchmarks"]["b1"]["metrics"]
     assert m["m1"]["score"] == 0.5
     assert m["m2"]["score"] == 0.75  # (2.5 - 10) / (0 - 10)
@@ -211,7 +211,7 @@ def test_hierarchy_hand_computed(hierarchy):
 
 def test_missing_policy_partial(hierarchy):
     values = {"t1": {"x": 0.5}, "t2": {"x": 0.65}, "t3": {"x": 0.4}}  # m2 and m5 absent
-    (b,) = score_models(hierarchy, {"B": values})
+    (b,) = scorecard_values(hierarchy, {"B": values})
     b1 = b["categories"]["cat_a"]["benchmarks"]["b1"]
     assert b1["score"] == 0.5 and b1["missing"] == {"cat_a/b1/m2": "not in results"}
     assert b1["metrics"]["m2"]["score"] is None and b1["metrics"]["m2"]["missing"] == "not in results"
@@ -225,7 +225,7 @@ def test_missing_policy_partial(hierarchy):
 
 def test_missing_policy_strict(hierarchy):
     values = {"t1": {"x": 0.5}, "t2": {"x": 0.65}, "t3": {"x": 0.4}}
-    (b,) = score_models(hierarchy, {"B": values}, missing="strict")
+    (b,) = scorecard_values(hierarchy, {"B": values}, missing="strict")
     assert b["categories"]["cat_a"]["benchmarks"]["b1"]["score"] is None
     assert b["categories"]["cat_a"]["benchmarks"]["b2"]["score"] == pytest.approx(0.75)
     assert b["categories"]["cat_a"]["score"] is None
@@ -233,24 +233,24 @@ def test_missing_policy_strict(hierarchy):
     assert b["overall"] is None and b["partial"] is False
     assert b["missing"] == {"cat_a/b1/m2": "not in results"}
     # a complete model scores the same under both policies
-    (a,) = score_models(hierarchy, {"A": FULL}, missing="strict")
+    (a,) = scorecard_values(hierarchy, {"A": FULL}, missing="strict")
     assert a["overall"] == pytest.approx((2 * 0.734375 + 0.4) / 3)
 
 
 def test_nan_value_is_no_score_and_flagged(hierarchy):
     values = {"t1": {"x": 0.5, "y": 2.5}, "t2": {"x": NAN}, "t3": {"x": 0.4}}
-    (c,) = score_models(hierarchy, {"C": values})
+    (c,) = scorecard_values(hierarchy, {"C": values})
     b2 = c["categories"]["cat_a"]["benchmarks"]["b2"]
     assert b2["score"] is None and b2["missing"] == {"cat_a/b2/m3": "value is NaN"}
     assert b2["metrics"]["m3"]["value"] is None
     assert c["categories"]["cat_a"]["score"] == pytest.approx(0.6875)  # b1 alone
     assert c["overall"] == pytest.approx((2 * 0.6875 + 0.4) / 3) and c["partial"]
-    (s,) = score_models(hierarchy, {"C": values}, missing="strict")
+    (s,) = scorecard_values(hierarchy, {"C": values}, missing="strict")
     assert s["overall"] is None and s["categories"]["cat_b"]["score"] == pytest.approx(0.4)
 
 
 def test_nothing_present_gives_no_score(hierarchy):
-    (e,) = score_models(hierarchy, {"E": {"other": {"x": 1.0}}})
+    (e,) = scorecard_values(hierarchy, {"E": {"other": {"x": 1.0}}})
     assert e["overall"] is None and e["partial"] is False
     assert set(e["missing"]) == {"cat_a/b1/m1", "cat_a/b1/m2", "cat_a/b2/m3", "cat_b/b3/m4"}
 
@@ -258,7 +258,7 @@ def test_nothing_present_gives_no_score(hierarchy):
 def test_non_numeric_value_raises(hierarchy):
     for bad in ("N/A", True, None, [0.5]):
         with pytest.raises(BadValue) as info:
-            score_models(hierarchy, {"A": {**FULL, "t2": {"x": bad}}})
+            scorecard_values(hierarchy, {"A": {**FULL, "t2": {"x": bad}}})
         assert info.value.task == "t2" and "cat_a/b2/m3" in str(info.value)
 
 
@@ -268,7 +268,7 @@ def test_many_models_vectorized(hierarchy):
         f"m{i}": {"t1": {"x": float(a), "y": float(b)}, "t2": {"x": float(c)}, "t3": {"x": float(d)}}
         for i, (a, b, c, d) in enumerate(rng.uniform(-0.5, 11, size=(200, 4)))
     }
-    out = score_models(hierarchy, models)
+    out = scorecard_values(hierarchy, models)
     for row in out[:20]:
         v = models[row["model"]]
         s = [
@@ -289,18 +289,18 @@ def test_lighteval_keys_match_without_fewshot_suffix(tmp_path):
         "          acc:\n            key: [{task: leaderboard_gpqa, metric: 'acc_norm,none'}, {task: 'gpqa:mc', metric: acc}]\n"
         "            good: 1.0\n            bad: 0.25\n"
     )
-    cfg = load_scoring_config(p)
-    (r,) = score_models(cfg, {"m": {"gpqa:mc|0": {"acc": 0.625}}})
+    cfg = load_scorecard_config(p)
+    (r,) = scorecard_values(cfg, {"m": {"gpqa:mc|0": {"acc": 0.625}}})
     assert r["overall"] == 0.5
     assert r["categories"]["c"]["benchmarks"]["b"]["metrics"]["acc"]["source"] == "gpqa:mc|0 -> acc"
-    (r,) = score_models(cfg, {"m": {"lighteval|gpqa:mc|0": {"acc": 0.625}}})
+    (r,) = scorecard_values(cfg, {"m": {"lighteval|gpqa:mc|0": {"acc": 0.625}}})
     assert r["overall"] == 0.5
     # the first key wins when both harnesses' keys are present
-    (r,) = score_models(cfg, {"m": {"gpqa:mc|0": {"acc": 0.625}, "leaderboard_gpqa": {"acc_norm,none": 1.0}}})
+    (r,) = scorecard_values(cfg, {"m": {"gpqa:mc|0": {"acc": 0.625}, "leaderboard_gpqa": {"acc_norm,none": 1.0}}})
     assert r["overall"] == 1.0
     # several matching keys: the newest run's (harness_outputs.find_task_key), as in `leaderboard`
     both = {"gpqa:mc|0": {"acc": 0.625}, "gpqa:mc|5": {"acc": 1.0}}
-    (r,) = score_models(cfg, {"m": both}, newest={"m": {"gpqa:mc|0": 2.0, "gpqa:mc|5": 1.0}.get})
+    (r,) = scorecard_values(cfg, {"m": both}, newest={"m": {"gpqa:mc|0": 2.0, "gpqa:mc|5": 1.0}.get})
     assert r["categories"]["c"]["benchmarks"]["b"]["metrics"]["acc"]["source"] == "gpqa:mc|0 -> acc"
-    (r,) = score_models(cfg, {"m": both}, newest={"m": {"gpqa:mc|0": 1.0, "gpqa:mc|5": 2.0}.get})
+    (r,) = scorecard_values(cfg, {"m": both}, newest={"m": {"gpqa:mc|0": 1.0, "gpqa:mc|5": 2.0}.get})
     assert r["overall"] == 1.0

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from scorekit.aggregate.scoring_config import load_scoring_config
-from scorekit.aggregate.threshold import score_models
+from scorekit.aggregate.scorecard_config import load_scorecard_config
+from scorekit.aggregate.threshold import scorecard_values
 from tests.aggregate.test_threshold import FULL, HIERARCHY
 
 SE = {"t1": {"x_stderr": 0.02, "y_stderr": 0.5}, "t2": {"x_stderr": 0.03}, "t3": {"x_stderr": 0.01, "z_stderr": 0.2}}
@@ -19,7 +19,7 @@ SE = {"t1": {"x_stderr": 0.02, "y_stderr": 0.5}, "t2": {"x_stderr": 0.03}, "t3":
 def hierarchy(tmp_path):
     p = tmp_path / "h.yaml"
     p.write_text(HIERARCHY)
-    return load_scoring_config(p)
+    return load_scorecard_config(p)
 
 
 def _with_se(values: dict, se: dict) -> dict:
@@ -27,7 +27,7 @@ def _with_se(values: dict, se: dict) -> dict:
 
 
 def test_stderr_rolled_up_by_hand(hierarchy):
-    (a,) = score_models(hierarchy, {"A": _with_se(FULL, SE)})
+    (a,) = scorecard_values(hierarchy, {"A": _with_se(FULL, SE)})
     cat_a = a["categories"]["cat_a"]
     b1 = cat_a["benchmarks"]["b1"]
     m1, m2 = 0.02 / 1.0, 0.5 / 10.0
@@ -50,18 +50,18 @@ def test_stderr_by_simulation(hierarchy):
     """The propagated overall stderr matches the spread of the overall score when the raw
     values are redrawn with their stderr (values away from the clamps)."""
     rng = np.random.default_rng(0)
-    (a,) = score_models(hierarchy, {"A": _with_se(FULL, SE)})
+    (a,) = scorecard_values(hierarchy, {"A": _with_se(FULL, SE)})
     overall = []
     for _ in range(3000):
         drawn = {t: {k: v + rng.normal(0, SE[t][f"{k}_stderr"]) for k, v in FULL[t].items()} for t in FULL}
-        overall.append(score_models(hierarchy, {"A": drawn})[0]["overall"])
+        overall.append(scorecard_values(hierarchy, {"A": drawn})[0]["overall"])
     assert a["overall_stderr"] == pytest.approx(np.std(overall), rel=0.05)
 
 
 def test_unknown_stderr_gives_none(hierarchy):
     se = {t: dict(v) for t, v in SE.items()}
     se["t2"]["x_stderr"] = "N/A"
-    (a,) = score_models(hierarchy, {"A": _with_se(FULL, se)})
+    (a,) = scorecard_values(hierarchy, {"A": _with_se(FULL, se)})
     assert a["categories"]["cat_a"]["benchmarks"]["b2"]["stderr"] is None
     assert a["categories"]["cat_a"]["stderr"] is None and a["overall_stderr"] is None and a["overall_ci_low"] is None
     assert a["categories"]["cat_b"]["stderr"] == pytest.approx(0.01)

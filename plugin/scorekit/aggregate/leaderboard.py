@@ -2,8 +2,8 @@
 
 The Open LLM Leaderboard's normalization, ``max(0, (v - 1/n) / (1 - 1/n)) * 100``, is threshold
 scoring with good = 1 and bad = chance on a 0-100 scale, so a leaderboard is a
-:mod:`scorekit.aggregate.scoring_config` config (``configs/open_llm_leaderboard_v2.yaml``)
-scored by :func:`scorekit.aggregate.score_results.score_results` with two rules of its own:
+:mod:`scorekit.aggregate.scorecard_config` config (``configs/open_llm_leaderboard_v2.yaml``)
+scored by :func:`scorekit.aggregate.scorecard.scorecard_results` with two rules of its own:
 
 - every value used must be a fraction in [0, 1] (else :class:`ScorekitError` naming the file
   and ``results["task"]["metric"]``);
@@ -13,7 +13,7 @@ scored by :func:`scorekit.aggregate.score_results.score_results` with two rules 
 
 A column's raw value is the weighted mean of its metrics' values (weights 1: the plain mean).
 Stderr, intervals (score -/+ z * stderr cut to [0, scale]) and ``indistinguishable_from_best``
-come from the scoring (:mod:`scorekit.aggregate.threshold`, :func:`score_results.rank`). A config
+come from the scoring (:mod:`scorekit.aggregate.threshold`, :func:`scorecard.rank`). A config
 of SCORE per-prompt accuracies has no stderr in the results files; :func:`add_sample_intervals`
 gives its columns the bootstrap intervals of :mod:`scorekit.aggregate.prompt_intervals` from the
 runs' samples logs (the intervals ``scorekit demo`` prints).
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from scorekit.aggregate.results_files import ModelResults
-from scorekit.aggregate.score_results import Note
+from scorekit.aggregate.scorecard import Note
 from scorekit.harness_outputs.kinds import LIGHTEVAL
-from scorekit.aggregate.scoring_config import LEADERBOARD_OVERALL, ScoringConfig, load_scoring_config
+from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL, ScorecardConfig, load_scorecard_config
 from scorekit.errors import listed
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
@@ -85,18 +85,18 @@ class LeaderboardRow:
         }
 
 
-def columns(config: ScoringConfig) -> list[str]:
+def columns(config: ScorecardConfig) -> list[str]:
     """The benchmark columns: each benchmark's name (``category/benchmark`` where two categories
     share a name)."""
     names = [b.name for b in config.benchmarks]
     return [b.name if names.count(b.name) == 1 else b.path for b in config.benchmarks]
 
 
-def config_name(config: ScoringConfig) -> str:
+def config_name(config: ScorecardConfig) -> str:
     return config.name or Path(config.path).stem
 
 
-def _row(m: dict, config: ScoringConfig, notes: list[Note], absent: dict[str, str]) -> LeaderboardRow:
+def _row(m: dict, config: ScorecardConfig, notes: list[Note], absent: dict[str, str]) -> LeaderboardRow:
     scores: dict[str, float | None] = {}
     raw: dict[str, float | None] = {}
     stderr: dict[str, float | None] = {}
@@ -116,19 +116,19 @@ def _row(m: dict, config: ScoringConfig, notes: list[Note], absent: dict[str, st
                           notes, stderr, m["indistinguishable_from_best"], config.scale)
 
 
-def shipped_config(name: str = DEFAULT_CONFIG) -> ScoringConfig:
+def shipped_config(name: str = DEFAULT_CONFIG) -> ScorecardConfig:
     """A config shipped in scorekit's ``configs/`` folder, by file name."""
     from scorekit.resources import config_path
 
-    return load_scoring_config(config_path(name))
+    return load_scorecard_config(config_path(name))
 
 
-def default_configs() -> list[ScoringConfig]:
+def default_configs() -> list[ScorecardConfig]:
     """The shipped lm-eval and lighteval leaderboard configs (see :func:`config_for`)."""
     return [shipped_config(DEFAULT_CONFIG), shipped_config(DEFAULT_LIGHTEVAL_CONFIG)]
 
 
-def config_for(model: ModelResults, configs: Sequence[ScoringConfig]) -> ScoringConfig:
+def config_for(model: ModelResults, configs: Sequence[ScorecardConfig]) -> ScorecardConfig:
     """The config whose ``harness`` is lighteval for a model seen only in lighteval files, else
     the first other one (lm-eval or any)."""
     if model.harnesses == {LIGHTEVAL}:
@@ -139,22 +139,22 @@ def config_for(model: ModelResults, configs: Sequence[ScoringConfig]) -> Scoring
 
 
 def compute_leaderboard(models: Iterable[ModelResults],
-                        config: ScoringConfig | Sequence[ScoringConfig]) -> list[LeaderboardRow]:
+                        config: ScorecardConfig | Sequence[ScorecardConfig]) -> list[LeaderboardRow]:
     """Rows for all ``models``, best Average first; rows without an Average follow, by name.
 
     ``config`` is one config for every model, or several to choose from by harness
     (:func:`config_for`).
     """
-    from scorekit.aggregate.score_results import rank, score_results
+    from scorekit.aggregate.scorecard import rank, scorecard_results
 
-    configs = [config] if isinstance(config, ScoringConfig) else list(config)
-    groups: dict[int, tuple[ScoringConfig, list[ModelResults]]] = {}
+    configs = [config] if isinstance(config, ScorecardConfig) else list(config)
+    groups: dict[int, tuple[ScorecardConfig, list[ModelResults]]] = {}
     for m in models:
         chosen = config_for(m, configs)
         groups.setdefault(id(chosen), (chosen, []))[1].append(m)
     scored, of = [], {}
     for chosen, group in groups.values():
-        rows, inputs = score_results(group, chosen, missing="strict", fractions=True)
+        rows, inputs = scorecard_results(group, chosen, missing="strict", fractions=True)
         scored += rows
         of.update({r["model"]: (chosen, inputs) for r in rows})
     out = []
@@ -165,7 +165,7 @@ def compute_leaderboard(models: Iterable[ModelResults],
 
 
 def add_sample_intervals(rows: Sequence[LeaderboardRow], models: dict[str, ModelResults],
-                         configs: Sequence[ScoringConfig]) -> None:
+                         configs: Sequence[ScorecardConfig]) -> None:
     """Give each row whose columns lack an interval, scored with a config of SCORE per-prompt
     accuracies (:func:`scorekit.aggregate.prompt_intervals.prompt_columns`), the bootstrap
     intervals of its runs' samples logs (:func:`~scorekit.aggregate.prompt_intervals.summary_intervals`)
@@ -204,7 +204,7 @@ def _samples_files(model: ModelResults, parts) -> list[str] | None:
     return list(dict.fromkeys(paths))
 
 
-def _bootstrap(row: LeaderboardRow, paths: list[str], config: ScoringConfig, lacking: list[str]) -> str | None:
+def _bootstrap(row: LeaderboardRow, paths: list[str], config: ScorecardConfig, lacking: list[str]) -> str | None:
     """Set ``row.sampled`` from the samples ``paths`` (see :func:`add_sample_intervals`);
     the note to add (None when nothing was found to say)."""
     from scorekit.aggregate.prompt_intervals import raw_values, summary_intervals

@@ -32,7 +32,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scorekit.aggregate.scoring_config import LEADERBOARD_OVERALL
+from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL
 from scorekit.aggregate.yaml_config import LineMap, read_yaml
 from scorekit.errors import ScorekitError
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekit.aggregate.scoring_config import ScoringConfig
+from scorekit.aggregate.scorecard_config import ScorecardConfig
 
 Part = tuple[str, int, bool, Any]  # (task, prompt, macro accuracy?, metric spec)
 
 
-def prompt_columns(config: ScoringConfig) -> list[tuple[str, list[Part]]] | None:
+def prompt_columns(config: ScorecardConfig) -> list[tuple[str, list[Part]]] | None:
     """``[(column, [(task, prompt, macro, spec), ...]), ...]`` when every metric of ``config``
     reads one SCORE per-prompt accuracy (``<k>_accuracy`` or ``<k>_macro_accuracy`` of a task),
     else None (the config is not one :func:`summary_intervals` can bootstrap)."""
@@ -99,7 +99,7 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
     return out
 
 
-def raw_values(samples, config: ScoringConfig) -> dict[str, dict[str, float]]:
+def raw_values(samples, config: ScorecardConfig) -> dict[str, dict[str, float]]:
     """``{model: {column: raw value}}`` from the sample sets: the mean of the column's
     per-prompt accuracies over every question, as the results files give them (each
     ``<k>_accuracy`` the correct share, ``<k>_macro_accuracy`` the mean over categories)."""

@@ -47,7 +47,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from scorekit.errors import ScorekitError, one_line, shown
-from scorekit.io import nul_line, read_text
+from scorekit.files import nul_line, read_text
 
 TOTALS_KEY = "known_totals"
 # Rank ranges compare every pair of models with intervals; above this many such models the

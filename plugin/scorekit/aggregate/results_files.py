@@ -43,44 +43,18 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.folders import WALK_SKIPS, walk
-from scorekit.harness_outputs.identity import model_identity
-from scorekit.harness_outputs.keys import find_task_key, split_task_key, ungrouped
-from scorekit.harness_outputs.kinds import LM_EVAL, Harness, results_harness
-from scorekit.harness_outputs.runs import run_time
-from scorekit.io import load_json
+from scorekit.harness_outputs.keys import find_task_key, split_task_key, unqualified, ungrouped  # noqa: F401 (re-exported)
+from scorekit.harness_outputs.kinds import LM_EVAL
+from scorekit.harness_outputs.registry import log_format, read_results_file
+from scorekit.files import load_json
+# the values moved to the formats' wing; importable from here as before
+from scorekit.harness_outputs.values import ResultsFile, TaskResult, check_fraction, results_mapping  # noqa: F401
 
-
-
-@dataclass
-class ResultsFile:
-    """One results file as read: ``tasks`` maps task key -> metric key -> value (as written)."""
-
-    path: str
-    harness: Harness
-    model: str
-    timestamp: float
-    timestamp_source: str  # "file name", "date field" or "modification time"
-    tasks: dict[str, dict[str, Any]]
-    n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
-    groups: dict[str, Any] = field(default_factory=dict)  # lm-eval group_subtasks, keys unqualified, members as written
-    sizes: dict[str, Any] = field(default_factory=dict)  # lm-eval n-samples, as written
-
-
-@dataclass
-class TaskResult:
-    """The metrics of one task for one model and the file they came from."""
-
-    metrics: dict[str, Any]
-    source: str
-    timestamp: float
-    harness: Harness
-    n_shot: int | None = None
 
 
 @dataclass
@@ -169,61 +143,6 @@ def discover(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[tuple[str, b
         else:
             skipped["non-JSON files"].append(full)
     return found, skipped
-
-
-def read_results_file(path: str | os.PathLike[str], data: Any = None) -> ResultsFile | None:
-    """Read one file; None if it parses but is not an lm-eval/lighteval results file.
-
-    ``data``: the file's parsed JSON, when the caller has it already. Malformed JSON, or a
-    results file with wrongly typed structure (``results`` not a mapping of mappings, a
-    non-string model name), raises :class:`ScorekitError` naming the place.
-    """
-    path = os.fspath(path)
-    if data is None:
-        data = load_json(path)
-    if not isinstance(data, dict):
-        return None
-    harness = results_harness(data)
-    if harness is None:
-        return None
-    results = results_mapping(data, path)
-    if not results:
-        raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    ts, ts_source = run_time(path, data)
-    model = model_identity(data, path, harness)
-    if harness == LM_EVAL:
-        n_shot_raw = data.get("n-shot")
-        n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
-        tasks, n_shot = unqualified(results), unqualified(n_shot)
-        groups = data.get("group_subtasks")
-        groups = unqualified(groups) if isinstance(groups, dict) else groups  # members: see _leaves
-        sizes = data.get("n-samples")
-        sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
-    else:
-        tasks = {k: v for k, v in results.items() if k != "all"}
-        n_shot = {k: n for k in tasks if (n := split_task_key(k)[2]) is not None}
-        if not tasks:
-            raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
-        return ResultsFile(path, harness, model, ts, ts_source, tasks, n_shot)
-    return ResultsFile(
-        path, harness, model, ts, ts_source, tasks, n_shot,
-        groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
-    )
-
-
-def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
-    """lm-eval 0.5 names a task run inside a group ``<group>::<task>`` (``"leaderboard_gpqa::
-    leaderboard_gpqa_main"``); keys are given without the group part, except where two keys
-    would then be the same task (both kept qualified, so nothing is lost).
-
-    >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
-    {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
-    """
-    if not any("::" in key for key in by_task):  # lm-eval 0.4 and lighteval: nothing to do
-        return by_task
-    plain = [ungrouped(key) for key in by_task]
-    counts = Counter(plain)
-    return {(p if counts[p] == 1 else key): v for p, (key, v) in zip(plain, by_task.items())}
 
 
 def merge(files: Iterable[ResultsFile]) -> dict[str, ModelResults]:
@@ -352,15 +271,14 @@ def load_results(paths: Iterable[str | os.PathLike[str]], *,
     skipped["other JSON files"] = []
     skipped["unparsable JSON files"] = []
     files: list[ResultsFile] = []
-    # Inspect adapter: Inspect logs (.eval, and .json with Inspect's header) are results too
-    from scorekit.inspect_logs import inspect_results_file, is_inspect_log
-
-    inspect_logs = [p for p in skipped["non-JSON files"] if is_inspect_log(p)]
-    skipped["non-JSON files"] = [p for p in skipped["non-JSON files"] if not is_inspect_log(p)]
-    files.extend(inspect_results_file(p) for p in inspect_logs)
+    # whole-run logs (Inspect's .eval, and .json with Inspect's header) are results too
+    logs = [(p, fmt) for p in skipped["non-JSON files"] if (fmt := log_format(p)) is not None]
+    skipped["non-JSON files"] = [p for p in skipped["non-JSON files"] if log_format(p) is None]
+    files.extend(fmt.read_results(p, None) for p, fmt in logs)
     for i, (path, explicit) in enumerate(candidates):
-        if is_inspect_log(path):
-            files.append(inspect_results_file(path))
+        fmt = log_format(path)
+        if fmt is not None:
+            files.append(fmt.read_results(path, None))
             continue
         try:
             data = load_json(path)
@@ -390,41 +308,6 @@ def load_results(paths: Iterable[str | os.PathLike[str]], *,
         raise ScorekitError("no lm-eval or lighteval results files found" + (f" ({summary})" if summary else "")
                             + _logs_hint(skipped), path=where)
     return LoadedResults(merge(files), files, skipped)
-
-
-def results_mapping(data: dict, path: str | os.PathLike) -> dict[str, dict]:
-    """``data["results"]`` of a results file, checked to map each task to a mapping of metrics
-    (else :class:`ScorekitError` naming the file and place)."""
-    results = data["results"]
-    if not isinstance(results, dict):
-        raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
-    for key, metrics in results.items():
-        if not isinstance(metrics, dict):
-            raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path,
-                                where=f'results["{key}"]')
-    return results
-
-
-def check_fraction(value: Any, *, path: str | None = None, where: str | None = None) -> float:
-    """Return ``value`` as a float if it is a finite real number in [0, 1], else raise
-    :class:`ScorekitError` naming ``path`` and ``where``.
-
-    Booleans and strings (lm-eval writes ``"N/A"`` for some stderr values) are rejected, as
-    are NaN/inf and numbers outside [0, 1].
-
-    >>> check_fraction(1), check_fraction(0.25)
-    (1.0, 0.25)
-    """
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ScorekitError(
-            f"expected a number (a fraction in [0, 1]), got {type(value).__name__} {value!r}", path=path, where=where
-        )
-    value = float(value)
-    if math.isnan(value):
-        raise ScorekitError("value is NaN, expected a fraction in [0, 1]", path=path, where=where)
-    if not 0.0 <= value <= 1.0:
-        raise ScorekitError(f"value {value!r} is outside [0, 1], expected a fraction", path=path, where=where)
-    return value
 
 
 def _logs_hint(skipped: Mapping[str, list[str]]) -> str:

@@ -13,7 +13,7 @@ value, or a node whose children all lack a score); callers keep the reason separ
 - :func:`roll_up`: metric scores → group scores through one level of the hierarchy
   (metrics → benchmarks, benchmarks → categories, categories → overall), vectorized over
   models (rows).
-- :func:`score_models`: a whole scoring config applied to many models, with the
+- :func:`scorecard_values`: a whole scoring config applied to many models, with the
   missing-value policy and the flags saying what each score was computed without.
 - Uncertainty: each metric's stderr from its results entry (``<name>_stderr,<filter>``)
   scaled by 1 / |good - bad| (the clamp keeps it: :func:`scorekit.metrics.intervals.threshold_stderr`),
@@ -34,7 +34,7 @@ from scorekit.aggregate.results_files import stderr_key, stderr_value
 from scorekit.harness_outputs.keys import find_task_key
 
 if TYPE_CHECKING:
-    from scorekit.aggregate.scoring_config import ConfigMetric, ScoringConfig
+    from scorekit.aggregate.scorecard_config import ConfigMetric, ScorecardConfig
 
 
 def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.ndarray | float:
@@ -178,7 +178,7 @@ def lookup_value(tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[st
     return None, None, None
 
 
-def score_models(config: "ScoringConfig", models: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
+def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
                  missing: str = "partial",
                  newest: Mapping[str, Callable[[str], Any]] | None = None) -> list[dict[str, Any]]:
     """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
@@ -355,3 +355,6 @@ def _scored(score: float, se: float, scale: float, z: float, **rest: Any) -> dic
 
 def _opt(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
+
+
+score_models = scorecard_values  # the old name, kept for one release

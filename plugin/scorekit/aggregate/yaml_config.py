@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from scorekit.errors import ScorekitError, one_line
-from scorekit.io import nul_line, read_text
+from scorekit.files import nul_line, read_text
 
 YAML_DEPTH_MAX = 100  # a config is a few levels deep; PyYAML's composer would hit Python's recursion limit near 300
 YAML_VALUES_MAX = 100_000  # values after alias expansion; a real config has a few hundred

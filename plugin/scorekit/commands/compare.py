@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.compare.inputs import read_runs
     from scorekit.errors import ScorekitError
     from scorekit.harness_outputs.folders import walk
-    from scorekit.io import check_output, emit, note, refuse_input_as_output
+    from scorekit.files import check_output, emit, note, refuse_input_as_output
 
     output = check_output(args.output, args.runs)
     check_bootstrap(args)

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard
     from scorekit.demo import pipeline
     from scorekit.demo.quiet import harness_output_to
-    from scorekit.io import write_text_atomic
+    from scorekit.files import write_text_atomic
     from scorekit.robustness.html_report import Section, render_html
     from scorekit.robustness.report import summary_table
     from scorekit.tables import render

@@ -75,9 +75,8 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.export.sources import collect_facts
     from scorekit.harness_outputs.identity import display_names
     from scorekit.harness_outputs.folders import walk
-    from scorekit.harness_outputs.kinds import file_kind
-    from scorekit.inspect_logs import is_inspect_log
-    from scorekit.io import check_output, emit, note, refuse_input_as_output, write_text_atomic
+    from scorekit.harness_outputs.registry import holds_questions
+    from scorekit.files import check_output, emit, note, refuse_input_as_output, write_text_atomic
 
     check_bootstrap(args)
     if args.output and args.output_dir:
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         values, _ = run_values([Run(name, model, path, tasks, notes)], confidence=args.confidence,
                                          n_boot=args.n_boot, seed=args.seed)
         facts = collect_facts(path, model)
-        read = [f for f in walk([path]).files if file_kind(f) in ("samples", "details") or is_inspect_log(f)]
+        read = [f for f in walk([path]).files if holds_questions(f)]
         if not values and not any(f.reported for f in facts.values()):
             raise ScorekitError("no values to export (no per-question numbers and no harness results)", path=path)
         doc = build_document(model=model, name=name, tasks=tasks,

@@ -68,11 +68,11 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.results_files import load_results
-    from scorekit.aggregate.score_results import note_lines
-    from scorekit.aggregate.scoring_config import load_scoring_config
+    from scorekit.aggregate.scorecard import note_lines
+    from scorekit.aggregate.scorecard_config import load_scorecard_config
     from scorekit.commands.checks import check_digits, check_plot
     from scorekit.errors import ScorekitError
-    from scorekit.io import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
+    from scorekit.files import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
     if args.convert:
@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     output = check_output(args.output, inputs)
     check_output(args.plot, [*inputs, *([output] if output else [])], option="--plot")
     # default: one config per harness (leaderboard.config_for)
-    configs = lb.default_configs() if config_path is None else [load_scoring_config(config_path, allow_code=args.allow_code)]
+    configs = lb.default_configs() if config_path is None else [load_scorecard_config(config_path, allow_code=args.allow_code)]
     with _Progress(args.progress) as progress:
         loaded = load_results(args.paths, on_file=progress.update)
     read = [f.path for f in loaded.files]
@@ -123,7 +123,7 @@ def _convert(args: argparse.Namespace) -> int:
     """``--convert``: the old-layout ``--config`` in the one layout, on stdout or ``--output``."""
     from scorekit.aggregate.old_layout import convert_old_layout
     from scorekit.errors import ScorekitError
-    from scorekit.io import check_output, emit
+    from scorekit.files import check_output, emit
     from scorekit.resources import find_config
 
     if args.config is None or args.paths or args.plot:

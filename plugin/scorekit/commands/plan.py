@@ -191,7 +191,7 @@ def render(out: dict, fmt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.io import check_output, emit, note
+    from scorekit.files import check_output, emit, note
 
     output = check_output(args.output, args.pilot or [])
     out = plan(args)

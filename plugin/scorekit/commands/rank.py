@@ -36,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
     from scorekit.errors import ScorekitError, listed
-    from scorekit.io import check_output, emit, note
+    from scorekit.files import check_output, emit, note
     from scorekit.resources import config_path
 
     path = Path(args.file)

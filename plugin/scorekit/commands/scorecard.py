@@ -52,20 +52,20 @@ def add_allow_code(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.results_files import load_results
-    from scorekit.aggregate.score_results import rank, score_results
-    from scorekit.aggregate.scoring_config import load_scoring_config
+    from scorekit.aggregate.scorecard import rank, scorecard_results
+    from scorekit.aggregate.scorecard_config import load_scorecard_config
     from scorekit.commands.checks import check_digits
     from scorekit.errors import ScorekitError
-    from scorekit.io import check_output, emit, refuse_input_as_output
+    from scorekit.files import check_output, emit, refuse_input_as_output
     from scorekit.resources import find_config
 
     check_digits(args.digits)
     config_path = find_config(args.config)
     output = check_output(args.output, [*args.paths, config_path])
-    config = load_scoring_config(config_path, allow_code=args.allow_code)
+    config = load_scorecard_config(config_path, allow_code=args.allow_code)
     loaded = load_results(args.paths)
     refuse_input_as_output(output, [f.path for f in loaded.files])
-    scored, inputs = score_results(loaded.models.values(), config, missing=args.missing)
+    scored, inputs = scorecard_results(loaded.models.values(), config, missing=args.missing)
     found_any = any(
         metric["source"] is not None
         for m in scored
@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _notes(loaded, scored: list[dict[str, Any]], inputs, verbose: bool = False) -> None:
     from scorekit.aggregate.leaderboard import override_notes
-    from scorekit.aggregate.score_results import note_lines
-    from scorekit.io import note
+    from scorekit.aggregate.scorecard import note_lines
+    from scorekit.files import note
 
     note(*override_notes(loaded.models.values()))
     note(*note_lines(inputs.notes, every=verbose))

@@ -77,6 +77,7 @@ from itertools import combinations, groupby
 
 import numpy as np
 
+from scorekit.harness_outputs.values import KINDS, MetricValues, per_question
 from scorekit.compare.power import interval_mdd, mcnemar_mdd
 from scorekit.metrics.intervals import (boundary_safe, bootstrap_interval, holm, inverted_p, mcnemar_interval,
                                         mcnemar_p, paired_bootstrap, spread_bounds, spread_statistic, unreported,
@@ -85,44 +86,8 @@ from scorekit.metrics.intervals import (boundary_safe, bootstrap_interval, holm,
 __all__ = ["KINDS", "FAMILIES", "MetricValues", "per_question", "Run", "Comparison", "Value", "compare_runs", "paired_rows",
            "run_labels", "run_values", "undefined_reason"]
 
-KINDS = ("binary", "mean", "ratio", "range", "std")
 FAMILIES = ("logged", "derived")  # Holm families of p_value_adjusted
 _SHOWN = 5  # question ids named in a note before "and N more"
-
-
-@dataclass
-class MetricValues:
-    """Per-question rows of one metric of one task: ``rows[i]`` belongs to ``ids[i]``.
-
-    ``fingerprints`` (optional, same order): a hash of each question's content; two runs'
-    questions with one id but different non-empty fingerprints are not paired (a note says so).
-    ``derived``: computed by scorekit from what the log holds rather than logged as a metric
-    (pass@k from epochs); its comparisons are Holm-adjusted among themselves.
-    """
-
-    kind: str
-    ids: list[str]
-    rows: np.ndarray
-    fingerprints: list[str] | None = None
-    derived: bool = False
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown metric kind {self.kind!r}")
-        self.rows = np.asarray(self.rows, dtype=np.float64)
-        if self.rows.ndim == 1:
-            self.rows = self.rows[:, None]
-        if len(self.ids) != len(self.rows):
-            raise ValueError("one row per question id")
-        if self.kind == "ratio" and self.rows.shape[1] == 2:  # every pair between parsed answers
-            self.rows = np.column_stack([self.rows, self.rows[:, 1]])
-
-
-def per_question(ids: list[str], values: Sequence[float], fingerprints: dict[str, str]) -> MetricValues:
-    """One value per question: ``binary`` when every value is 0 or 1, else ``mean``."""
-    rows = np.asarray(values, dtype=np.float64)
-    kind = "binary" if np.isin(rows, (0.0, 1.0)).all() else "mean"
-    return MetricValues(kind, ids, rows, [fingerprints.get(q, "") for q in ids])
 
 
 @dataclass

@@ -11,7 +11,12 @@ One command-line argument (a folder or a file) is one run of one model. Found in
   document's ``id`` (the row number when ids are missing or repeated, with a note) and the
   ``query`` text must match between runs.
 - Inspect eval logs (``.eval``, ``.json``; also what ``lighteval eval`` writes): read by
-  :mod:`scorekit.inspect_logs` (per question, the mean over epochs of each scorer, and pass@k).
+  :mod:`scorekit.harness_outputs.inspect_logs` (per question, the mean over epochs of each
+  scorer, and pass@k).
+- any format registered with :func:`scorekit.harness_outputs.registry.register_format`.
+
+Each harness's rules live in its module of :mod:`scorekit.harness_outputs` (``lm_eval``,
+``lighteval``, ``inspect_logs``); this module only dispatches and merges.
 - SCORE tasks (scorekit's or upstream's, either harness) are read with the robustness
   readers and recomputed from the answers: per-prompt / per-position accuracy (0/1), the
   accuracy spread (range, std) and the consistency rate on complete questions; non-greedy
@@ -25,8 +30,6 @@ files of one run, the newest is used, with a note (run time as every command rea
 
 from __future__ import annotations
 
-import hashlib
-import math
 import os
 from collections import defaultdict
 from pathlib import Path
@@ -34,83 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.compare.core import MetricValues, Run, per_question, run_labels
+from scorekit.compare.core import MetricValues, Run, run_labels
 from scorekit.errors import ScorekitError, listed
+from scorekit.harness_outputs.formats import Format, QuestionFile
 
 __all__ = ["read_run", "read_runs"]
-
-
-class _Table:
-    """Accumulates per-question values of one task's metrics."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, dict[str, float]] = defaultdict(dict)  # metric -> id -> value
-        self.fingerprint: dict[str, str] = {}
-        self.odd: dict[str, int] = defaultdict(int)  # metric -> per-sample values that are not numbers
-        self.missing: dict[str, list[str]] = defaultdict(list)  # metric -> ids with a null or NaN value
-
-    def add(self, key: str, qid: str, raw: Any) -> bool:
-        """Keep one question's value; False (counted for the notes) when it is missing or not a
-        number (a null or NaN: that question has no value of the metric, not a corpus-level metric)."""
-        if raw is None or (isinstance(raw, float) and math.isnan(raw)):
-            self.missing[key].append(qid)
-        elif isinstance(raw, (int, float)) and math.isfinite(raw):
-            self.values[key][qid] = float(raw)
-            return True
-        else:
-            self.odd[key] += 1
-        return False
-
-    def notes(self, task: str, odd_why: str) -> list[str]:
-        out = [f"{task} {key}: {n} per-sample value(s) are not numbers{odd_why}; not compared" for key, n in self.odd.items()]
-        for key, ids in self.missing.items():
-            if key not in self.odd:
-                out.append(f"{task} {key}: {len(ids)} question(s) with a null or NaN value, left out of this "
-                           f"metric only: {listed(ids, 5)}")
-        return out
-
-    def metrics(self) -> dict[str, MetricValues]:
-        return {metric: per_question(list(by_id), list(by_id.values()), self.fingerprint)
-                for metric, by_id in self.values.items() if metric not in self.odd}
-
-
-def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    from scorekit.harness_outputs.samples import iter_samples
-
-    for lineno, row in iter_samples(path):
-        if "doc_id" not in row:
-            raise ScorekitError("samples row lacks doc_id", path=path, where=f"line {lineno}")
-        qid = str(row["doc_id"])
-        filt = row.get("filter", "none")
-        names = row.get("metrics")
-        if not isinstance(names, list):  # older lm-eval: every key that is not bookkeeping
-            names = [k for k in row if k not in ("doc_id", "doc", "target", "arguments", "resps", "filtered_resps",
-                                                 "filter", "doc_hash", "prompt_hash", "target_hash")]
-        if isinstance(row.get("doc_hash"), str):
-            table.fingerprint[qid] = row["doc_hash"]
-        for name in names:
-            key = f"{name},{filt}"
-            before = len(table.values.get(key, ()))
-            if table.add(key, qid, row.get(name)) and len(table.values[key]) == before:
-                raise ScorekitError(f"doc_id {qid} appears twice for filter {filt!r}", path=path, where=f"line {lineno}")
-    notes.extend(table.notes(task, " (a corpus-level or list metric)"))
-
-
-def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    from scorekit.robustness.readers.lighteval_details import read_details_table
-
-    rows = read_details_table(path, ["doc", "metric"]).to_pylist()
-    ids = [str((r.get("doc") or {}).get("id") or "") for r in rows]
-    if any(not q for q in ids) or len(set(ids)) != len(ids):
-        notes.append(f"{task}: documents without unique ids; questions paired by row number")
-        ids = [str(i) for i in range(len(rows))]
-    for qid, r in zip(ids, rows):
-        query = (r.get("doc") or {}).get("query")
-        if isinstance(query, str):
-            table.fingerprint[qid] = hashlib.sha256(query.encode()).hexdigest()
-        for key, raw in (r.get("metric") or {}).items():
-            table.add(key, qid, raw)
-    notes.extend(table.notes(task, ""))
 
 
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
@@ -149,78 +80,54 @@ def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
 def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, MetricValues]], list[str]]:
     """(model, {task: {metric: values}}, notes) of the run in ``path`` (a folder or a file).
 
-    Raises ScorekitError when the path holds no samples logs or runs of several models.
+    Every file is offered to the harness formats (:mod:`scorekit.harness_outputs.registry`):
+    per-question files (the newest of each task is read), then whole-run logs. SCORE tasks are
+    read with the robustness readers. Raises ScorekitError when the path holds no per-question
+    files or runs of several models.
     """
-    from scorekit.aggregate.results_files import read_results_file
-    from scorekit.robustness.readers import classify_task
     from scorekit.harness_outputs.folders import walk
-    from scorekit.harness_outputs.identity import details_model
-    from scorekit.harness_outputs.kinds import samples_name
-    from scorekit.harness_outputs.runs import run_time
-    from scorekit.robustness.benchmarks import parse_lighteval_task
-    from scorekit.robustness.readers.lighteval_details import parse_details_name
+    from scorekit.harness_outputs.registry import RunFolder, formats, log_format
+    from scorekit.robustness.readers import is_score_task
 
     root = Path(path)
     found = walk([root])  # the rules every command reads by; its notes say what it left out
     files, notes = [Path(f) for f in found.files], found.notes()
-    newest: dict[str, tuple[float, Path, str]] = {}  # task -> (run time, file, harness)
+    run, every = RunFolder(files), formats()
+    newest: dict[str, QuestionFile] = {}
     models: dict[str, set[str]] = defaultdict(set)  # model -> tasks
+    logs: dict[Format, list[Path]] = defaultdict(list)
     score_found = False
-    results_of: dict[tuple[Path, str], Any] = {}  # (folder, time stamp) -> the run's results file
-    from scorekit.inspect_logs import is_inspect_log  # Inspect adapter
-
-    inspect_files = {f: None for f in files if is_inspect_log(f)}  # walk order kept, set lookups
     for f in files:
-        if f.suffix == ".json" and "_" in f.stem and f not in inspect_files:
-            try:
-                rf = read_results_file(f)
-            except ScorekitError:
-                rf = None
-            if rf is not None:
-                results_of[(f.parent, f.stem.rsplit("_", 1)[-1])] = rf
-    for f in files:
-        lm = samples_name(f.name)
-        le = parse_details_name(f.name) if lm is None else None
-        if lm is not None:
-            task, time = lm
-            if classify_task(task) is not None:
-                score_found = True
-                continue
-            rf = results_of.get((f.parent, time))
-            model = rf.model if rf is not None else f.parent.name
-            when = rf.timestamp if rf is not None else run_time(f)[0]
-            key, harness = task, "lm-eval"
-        elif le is not None:
-            task, fewshot, time = le
-            if parse_lighteval_task(task) is not None:
-                score_found = True
-                continue
-            model = details_model(f)
-            when = run_time(f)[0]
-            key, harness = f"{task}|{fewshot}", "lighteval"
-        else:
-            if f == root and f not in inspect_files:
+        fmt = log_format(f)
+        if fmt is not None:
+            logs[fmt].append(f)
+            continue
+        qf = next((q for q in (fmt.question_file(f, run) for fmt in every) if q is not None), None)
+        if qf is None:
+            if f == root:
                 raise ScorekitError("not an lm-eval samples_<task>_<time>.jsonl, a lighteval details_<task>|<n>_<time>.parquet "
                                     "nor an Inspect .eval/.json log", path=f)
             continue
-        models[model].add(key)
-        new, old = (when, f, harness), newest.get(key)
+        if is_score_task(qf.format.name, qf.task):
+            score_found = True
+            continue
+        models[qf.model].add(qf.key)
+        old = newest.get(qf.key)
         if old is not None:  # the newest wins; a tie goes to the later path
-            new, dropped = (old, new) if old[:2] > new[:2] else (new, old)
-            notes.append(f"{key}: several samples files; the newest ({new[1].name}) is used, {dropped[1]} is not")
-        newest[key] = new
+            qf, dropped = (old, qf) if (old.when, old.path) > (qf.when, qf.path) else (qf, old)
+            notes.append(f"{qf.key}: several samples files; the newest ({qf.path.name}) is used, {dropped.path} is not")
+        newest[qf.key] = qf
     tasks: dict[str, dict[str, MetricValues]] = {}
-    for key, (_, f, harness) in sorted(newest.items()):
-        table = _Table()
-        (_read_lm_eval_samples if harness == "lm-eval" else _read_lighteval_details)(f, table, notes, key)
-        tasks[key] = table.metrics()
-    if inspect_files:  # Inspect adapter: the same per-question tables, from scorekit.inspect_logs
-        from scorekit.inspect_logs import read_inspect_logs
-
-        for (model, key), log in sorted(read_inspect_logs(list(inspect_files), notes).items()):
+    for key, qf in sorted(newest.items()):
+        tasks[key] = qf.format.read_questions(qf, notes)
+    for fmt in every:  # whole-run logs (Inspect): the same per-question tables
+        if not logs.get(fmt):
+            continue
+        for (model, key), log in sorted(fmt.read_logs(logs[fmt], notes).items()):
             models[model].add(key)
             if key in tasks:
-                notes.append(f"{key}: found both as harness samples and as an Inspect log; the Inspect log is used")
+                notes.append(f"{key}: found both as harness samples and as an {_log_name(fmt)} log; the "
+                             f"{_log_name(fmt)} log is used")
             tasks[key] = log.metrics
             notes.extend(log.notes)
     if score_found:
@@ -243,6 +150,10 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     if len(models) > 1:
         raise ScorekitError(f"holds runs of {len(models)} models ({listed(sorted(models))}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
+
+
+def _log_name(fmt: Format) -> str:
+    return "Inspect" if fmt.name == "inspect" else fmt.name
 
 
 def read_runs(paths: list[str], labels: list[str] | None = None) -> list[Run]:

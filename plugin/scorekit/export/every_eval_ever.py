@@ -63,7 +63,7 @@ import numpy as np
 
 from scorekit.compare.core import MetricValues, Value
 from scorekit.export.sources import TaskFacts, facts_for
-from scorekit.io import finite_number
+from scorekit.files import finite_number
 from scorekit.metrics.intervals import z_value
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA_COMMIT", "build_document", "document_uuid"]

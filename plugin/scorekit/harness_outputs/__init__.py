@@ -10,6 +10,13 @@ module per rule: :mod:`~scorekit.harness_outputs.folders` (finding files),
 (run time) and :mod:`~scorekit.harness_outputs.keys` (task keys). The functions the table of
 ``docs/harness-outputs.md`` names are importable from here; everything else from its module.
 
+Each harness format is one module: :mod:`~scorekit.harness_outputs.lm_eval`,
+:mod:`~scorekit.harness_outputs.lighteval` and :mod:`~scorekit.harness_outputs.inspect_logs`,
+reading into the values of :mod:`~scorekit.harness_outputs.values` through the interface of
+:mod:`~scorekit.harness_outputs.formats`. Every command asks the registry
+(:mod:`~scorekit.harness_outputs.registry`, :func:`~scorekit.harness_outputs.registry.register_format`)
+which format a file is.
+
 Finding files (:func:`walk`)
     Paths named by the user are taken as given. Folders are walked recursively in sorted order
     (a folder's files, then its sub-folders). Symbolic links are followed once: a folder or file

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scorekit.errors import ScorekitError, listed
-from scorekit.io import missing_reason
+from scorekit.files import missing_reason
 
 SKIP_HIDDEN = "hidden files and folders"
 SKIP_NOT_REGULAR = "not regular files (FIFO, device, socket, broken link)"

@@ -114,7 +114,7 @@ def details_model(path: str | os.PathLike[str], load: Callable[[Path], Any] | No
         results = Path(*parts[:i], RESULTS, *parts[i + 1 : -2], f"results_{run}.json")
         if results.is_file():
             if load is None:
-                from scorekit.io import load_json as load
+                from scorekit.files import load_json as load
             try:
                 data = load(results)
             except ScorekitError:

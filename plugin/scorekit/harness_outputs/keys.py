@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -74,3 +75,18 @@ def find_task_key(keys: Collection[str], wanted: str, newest: Callable[[str], An
             path=where[1] if isinstance(where, tuple) and len(where) == 2 else None,
         )
     return best, [k for k in matching if k != best]
+
+
+def unqualified(by_task: dict[str, Any]) -> dict[str, Any]:
+    """lm-eval 0.5 names a task run inside a group ``<group>::<task>`` (``"leaderboard_gpqa::
+    leaderboard_gpqa_main"``); keys are given without the group part, except where two keys
+    would then be the same task (both kept qualified, so nothing is lost).
+
+    >>> unqualified({"leaderboard::leaderboard_ifeval": 1, "leaderboard_bbh": 2, "a::t": 3, "b::t": 4})
+    {'leaderboard_ifeval': 1, 'leaderboard_bbh': 2, 'a::t': 3, 'b::t': 4}
+    """
+    if not any("::" in key for key in by_task):  # lm-eval 0.4 and lighteval: nothing to do
+        return by_task
+    plain = [ungrouped(key) for key in by_task]
+    counts = Counter(plain)
+    return {(p if counts[p] == 1 else key): v for p, (key, v) in zip(plain, by_task.items())}

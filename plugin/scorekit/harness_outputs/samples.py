@@ -11,7 +11,7 @@ from scorekit.errors import ScorekitError
 from scorekit.harness_outputs.keys import ungrouped
 from scorekit.harness_outputs.kinds import samples_name
 from scorekit.harness_outputs.runs import time_in_name
-from scorekit.io import loads_json
+from scorekit.files import loads_json
 
 
 def run_samples_file(results_path: str | os.PathLike[str], task: str) -> str | None:
@@ -51,7 +51,7 @@ def iter_samples(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
         raise ScorekitError(f"cannot read: {exc.strerror}", path=path) from None
     with fh:
         if fh.readline().strip() == b"[":  # lm-eval 0.4.2: one JSON array, indent 2 (a line "[" alone)
-            from scorekit.io import load_json
+            from scorekit.files import load_json
 
             fh.close()
             items = load_json(path)

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
-from scorekit.io import read_bytes, write_bytes_atomic
+from scorekit.files import read_bytes, write_bytes_atomic
 
 logger = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 ``--custom-tasks scorekit.lighteval.tasks`` keeps loading the same tasks in this release, with a
 note naming the new module."""
 
-from scorekit.io import note
+from scorekit.files import note
 from scorekit.lighteval.score_suite import TASKS_TABLE
 
 __all__ = ["TASKS_TABLE"]

@@ -114,7 +114,7 @@ def render_all() -> dict[str, str]:
 
 
 def write_all(tasks_dir: str | Path) -> list[Path]:
-    from scorekit.io import write_text_atomic
+    from scorekit.files import write_text_atomic
 
     paths = {Path(tasks_dir) / rel: text for rel, text in render_all().items()}
     for path, text in paths.items():

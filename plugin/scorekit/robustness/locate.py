@@ -37,7 +37,7 @@ def _line_of(path: Path, question_id: str, variant: int, n_variants: int, proble
     """The 1-based line of a JSONL samples log whose ``doc`` (scorekit's layout) is the record:
     for a duplicate, the last line with that question and variant (the repeat, when both are in
     this file); for a disagreement, the first line of the question with that ``n_variants``."""
-    from scorekit.io import loads_json
+    from scorekit.files import loads_json
 
     found = None
     try:

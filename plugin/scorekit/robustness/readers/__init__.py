@@ -27,13 +27,13 @@ from typing import Protocol
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs.folders import walk
-from scorekit.inspect_logs import is_inspect_log
-from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust
+from scorekit.harness_outputs.registry import log_format
+from scorekit.robustness.benchmarks import TaskName, classify_task, is_robust, parse_lighteval_task
 from scorekit.robustness.records import FAMILIES, Record
 
 __all__ = [
     "AggregateSet", "FAMILIES", "ReadResult", "Reader", "SampleSet", "TaskName", "classify_task", "is_robust",
-    "read_paths", "register_reader", "READERS",
+    "is_score_task", "read_paths", "register_reader", "READERS",
 ]
 
 
@@ -133,6 +133,25 @@ INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval
                 "scorekit.lighteval.score_suite --save-details and give this command that output folder")
 
 
+def is_score_task(harness: str, task: str) -> bool:
+    """True when ``task`` (as the format ``harness`` names it) is a SCORE task these readers
+    recompute from the answers: lighteval's by :func:`~scorekit.robustness.benchmarks.
+    parse_lighteval_task`, lm-eval's by :func:`classify_task`; no other format's tasks are."""
+    if harness == "lighteval":
+        return parse_lighteval_task(task) is not None
+    if harness == "lm-eval":
+        return classify_task(task) is not None
+    return False
+
+
+def _unread_log(fmt_name: str) -> str:
+    """Why a whole-run log of a format no robustness reader claims is not read."""
+    if fmt_name == "inspect":
+        return INSPECT_NOTE
+    return (f"scorekit robustness has no reader for {fmt_name} logs (one is added with "
+            "scorekit.robustness.readers.register_reader: docs/extending.md)")
+
+
 def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader] | None = None) -> ReadResult:
     """Read SCORE logs from files and folders with the first reader that claims each file.
 
@@ -145,12 +164,16 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
     found = walk(paths)
     files, explicit = [Path(f) for f in found.files], {Path(f) for f in found.explicit}
     claimed: dict[int, list[Path]] = {i: [] for i in range(len(readers))}
-    unclaimed = inspect_logs = 0
+    unclaimed = 0
+    unread: dict[str, int] = {}  # format -> its logs no reader claims
     for f in files:
-        if is_inspect_log(f):
+        fmt = log_format(f)
+        if fmt is not None and not any(reader.claims(f) for reader in READERS):
+            name = "Inspect" if fmt.name == "inspect" else fmt.name
             if f in explicit:
-                raise ScorekitError(f"an Inspect log: {INSPECT_NOTE}", path=f)
-            inspect_logs += 1
+                article = "an" if name[0].lower() in "aeiou" else "a"
+                raise ScorekitError(f"{article} {name} log: {_unread_log(fmt.name)}", path=f)
+            unread[fmt.name] = unread.get(fmt.name, 0) + 1
             continue
         for i, reader in enumerate(readers):
             if reader.claims(f):
@@ -170,9 +193,10 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
             out.extend(reader.read(claimed[i], explicit))
     if unclaimed:
         out.notes.append(f"{unclaimed} file(s) in the given folders are not evaluation logs and were not read")
-    inspect_note = f"{inspect_logs} Inspect log(s) not read: {INSPECT_NOTE}" if inspect_logs else ""
-    if inspect_note:
-        out.notes.append(inspect_note)
+    unread_notes = [f"{n} {'Inspect' if name == 'inspect' else name} log(s) not read: {_unread_log(name)}"
+                    for name, n in unread.items()]
+    out.notes.extend(unread_notes)
+    inspect_note = "; ".join(unread_notes)
     if not out.samples and not out.aggregates:
         shown = ", ".join(str(p) for p in paths)
         left_out = "; ".join(found.notes())  # hidden run folders (.run1) would otherwise go unsaid

@@ -35,13 +35,14 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
 from scorekit.harness_outputs.kinds import LIGHTEVAL, TIME_PATTERN
+from scorekit.harness_outputs.lighteval import DETAILS_NAME, parse_details_name, read_details_table
 from scorekit.harness_outputs.runs import run_time
-from scorekit.io import load_json
+from scorekit.files import load_json
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
@@ -52,18 +53,11 @@ __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "pars
            "read_details_table"]
 
 _TIME = TIME_PATTERN
-DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
 RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.score_suite (not imported: that module imports lighteval)
 ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.task_variants
 _ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>[^:|]+)"
                      r"(?::(?:position_(?P<pos>[A-Z])|template_(?P<tpl>\d+)))?$")
-
-
-def parse_details_name(name: str) -> tuple[str, int, str] | None:
-    """(task, fewshots, time) of a ``details_<task>|<n>_<time>.parquet`` file name."""
-    m = DETAILS_NAME.match(name)
-    return None if m is None else (m["task"], int(m["fewshot"]), m["time"])
 
 
 def parse_robust(name: str) -> tuple[Family, str] | None:
@@ -80,58 +74,6 @@ def parse_robust(name: str) -> tuple[Family, str] | None:
     if (family == "option_order") != (m["pos"] is not None) or (family == "prompt") != (m["tpl"] is not None):
         return None
     return family, robust_task_name(family, m["task"])
-
-
-# What each column of a details file holds in lighteval 0.11-0.13 (asdict of its Detail, written by
-# datasets): a struct each. 0.8-0.10 wrote flat columns (example, metrics, predictions, specifics).
-_DETAILS_COLUMNS = {"doc": "document (Doc)", "metric": "metric values", "model_response": "model response (ModelResponse)"}
-
-
-def read_details_table(path: Path, columns: list[str]) -> Any:
-    """``columns`` (of ``doc``, ``metric``, ``model_response``) of a details parquet file, checked
-    against what lighteval 0.11-0.13 write: each column a struct, ``doc.specific`` a struct or
-    null (``Doc.specific: dict | None``). No version writes another shape, so anything else (a
-    damaged file, 0.8-0.10's flat layout, a ``doc`` stored as JSON text, ``specific`` a list) is a
-    one-line :class:`ScorekitError` naming the file and the column, never rows read as empty."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        schema = pq.read_schema(path)
-    except Exception as exc:  # pyarrow raises several types for damaged files; its messages span lines
-        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
-    for column in columns:
-        if column not in schema.names:
-            flat = "metrics" in schema.names and "doc" not in schema.names
-            raise ScorekitError(f"no column {column!r}" + (
-                ": this is lighteval 0.8-0.10's details layout (example, metrics, predictions); scorekit reads the "
-                "details of lighteval 0.11-0.13 (doc, metric, model_response)" if flat else ""), path=path)
-        kind = schema.field(column).type
-        if not pa.types.is_struct(kind):
-            raise ScorekitError(f"holds {_arrow_kind(kind)}, expected lighteval's {_DETAILS_COLUMNS[column]} as a "
-                                "struct (what lighteval 0.11-0.13 write)", path=path, where=f"column {column!r}")
-        if column == "doc" and kind.get_field_index("specific") >= 0:
-            specific = kind.field(kind.get_field_index("specific")).type
-            if not (pa.types.is_struct(specific) or pa.types.is_null(specific)):
-                raise ScorekitError(f"field 'specific' holds {_arrow_kind(specific)}, expected a mapping or null "
-                                    "(lighteval's Doc.specific)", path=path, where="column 'doc'")
-    try:
-        return pq.read_table(path, columns=columns)
-    except Exception as exc:
-        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
-
-
-def _arrow_kind(kind: Any) -> str:
-    """A parquet column type in words: ``text (string)``, ``a list``, ``numbers (int64)``."""
-    import pyarrow as pa
-
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        return f"text ({kind})"
-    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
-        return "a list"
-    if pa.types.is_null(kind):
-        return "only nulls"
-    return f"{kind}"
 
 
 def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:

@@ -102,8 +102,8 @@ def _seed_from_path(path: Path) -> int | None:
 
 
 def _read_results(path: Path, explicit: bool) -> _ResultsFile | None:
-    from scorekit.aggregate.results_files import results_mapping
-    from scorekit.io import load_json
+    from scorekit.harness_outputs.values import results_mapping
+    from scorekit.files import load_json
 
     data = load_json(path)
     if results_harness(data) != LM_EVAL:
@@ -149,7 +149,7 @@ def _is_metric_key(key: str) -> bool:
 
 def checked_rate(value: float, path: Path | str, where: str) -> float:
     """``value`` as a float when it is NaN or a fraction in [0, 1]; else ScorekitError (file, place)."""
-    from scorekit.aggregate.results_files import check_fraction
+    from scorekit.harness_outputs.values import check_fraction
 
     value = float(value)
     return value if math.isnan(value) else check_fraction(value, path=str(path), where=where)
