@@ -110,6 +110,10 @@ def replicate(args: tuple[str, int, int, int, int]) -> dict[str, float]:
     errs = [abs(e.value - t.value) for e, t in zip(est.variant_accuracy, truth.variant_accuracy)]
     covs = [e.ci_low <= t.value <= e.ci_high for e, t in zip(est.variant_accuracy, truth.variant_accuracy)]
     out["variant.err"], out["variant.cov"] = float(np.mean(errs)), float(np.mean(covs))
+    # PromptEval's distribution error: mean |sorted estimates - sorted truth| (Wasserstein-1)
+    true_sorted = np.sort([t.value for t in truth.variant_accuracy])
+    out["w1"] = float(np.mean(np.abs(np.sort([e.value for e in est.variant_accuracy]) - true_sorted)))
+    out["w1.naive"] = float(np.mean(np.abs(np.sort(np.nanmean(np.where(asked, correct, np.nan), axis=0)) - true_sorted)))
     return out
 
 
@@ -159,6 +163,7 @@ def main(argv: list[str] | None = None) -> None:
         for name in (*SCALARS, *(f"share_{x}" for x in SHARES), "consistency_rate"):
             print(f"| {name} | {s[f'{name}.err']:.4f} |  | {s[f'{name}.cov']:.3f} | {s[f'{name}.width']:.4f} |")
         print(f"| variant_accuracy (mean over variants) | {s['variant.err']:.4f} |  | {s['variant.cov']:.3f} |  |")
+        print(f"| distribution (W1 of sorted variant accuracies) | {s['w1']:.4f} | {s['w1.naive']:.4f} |  |  |")
         sys.stdout.flush()
     if pool:
         pool.close()

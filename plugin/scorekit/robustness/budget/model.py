@@ -8,13 +8,15 @@ A budgeted run observes B of the V cells y_qv (1 = correct) of each question q. 
 - theta_q, the question's easiness, has a distribution pi on a grid of 41 points -10, -9.5,
   ..., 10 (logit), estimated by maximum likelihood (the NPMLE: any shape, such as the many
   always-right and always-wrong questions of real benchmarks);
-- beta_v, the variant's effect, is drawn from a Student t (nu, 0, tau): a spread tau with tails
-  nu in {1, 2, 4, 10, inf} (a normal spread, or a few far-off variants: a prompt that breaks
-  the answer format). (nu, tau) is not fitted but *integrated*: it has a prior on a grid (49
-  values of tau from 0 to 4; nu uniform) and its posterior is computed exactly on the grid, so
-  the doubt about how spread the variants are is in every interval. Two priors are kept:
-  ``flat`` (uniform in tau) and ``spike`` (half its mass on tau = 0, no variant effect, half
-  flat); :mod:`~scorekit.robustness.budget.estimate` says why.
+- beta_v, the variant's effect, is drawn from a Student t (nu, 0, tau) -- a spread tau with
+  tails nu in {1, 2, 4, 10, inf} -- or, with a share eps in {3, 6, 12, 25}% of the variants,
+  sits at one point mu in {-6, -5.5, ..., 6} instead: a cluster of prompts that break the
+  answer format and score near 0, which no single bell shape fits. (nu, tau, eps, mu) is not
+  fitted but *integrated*: a prior on the grid (49 values of tau from 0 to 4; nu uniform;
+  "no cluster" half the mass, the 100 clusters the other half) and the posterior computed
+  exactly on it, so the doubt about how spread the variants are is in every interval. Two
+  priors on tau are kept: ``flat`` (uniform in tau) and ``spike`` (half its mass on tau = 0,
+  no variant effect, half flat); :mod:`~scorekit.robustness.budget.estimate` says why.
 
 **Fit** (alternating, at most ``OUTER_ITERATIONS`` rounds, until the predicted probabilities
 move by less than 1e-4):
@@ -25,19 +27,20 @@ move by less than 1e-4):
 2. each variant's likelihood of beta on a grid (97 points, -6..6; cubic interpolation to 481),
    each observed cell integrated over its question's *cavity* posterior (the question's
    posterior without that cell, so a cell does not vouch for itself);
-3. the posterior of (nu, tau), and each variant's posterior of beta on the fine grid.
+3. the posterior of (nu, tau, eps, mu), and each variant's posterior of beta on the fine grid.
 
-**Draws** (:func:`draws`): D joint draws of the full run, each: (nu, tau) from its posterior,
-every beta_v from its posterior given (nu, tau), every theta_q from its question posterior;
+**Draws** (:func:`draws`): D joint draws of the full run, each: (nu, tau, eps, mu) from its
+posterior, every beta_v from its posterior given them (in the cluster or not, then where),
+pi from its posterior (a Gibbs sampler) and every theta_q from its question posterior;
 then the unobserved cells of variant v sum to mean sum p and variance sum p(1 - p) (p =
 logistic(theta_q + beta_v)), drawn as a normal (hundreds of Bernoulli cells). The full run's
 per-variant accuracy is the observed cells plus that sum. Sums over questions are
 done by grid point (bincount of the drawn theta indices), so a draw costs O(N K + B N + K V)
 rather than O(N V).
 
-The parts that are not propagated: the shape of pi (plugged in) and the question posteriors'
-dependence on the drawn betas (a question's posterior is computed once, given the variants'
-posterior predictive). Coverage is measured, not assumed: bench/sim_budget.py, docs/budget.md.
+The part that is not propagated: the question posteriors' dependence on the drawn betas (a
+question's likelihood on the theta grid is computed once, given the variants' posterior
+predictive). Coverage is measured, not assumed: bench/sim_budget.py, docs/budget.md.
 """
 
 from __future__ import annotations
@@ -53,6 +56,11 @@ _BETA_COARSE = np.linspace(-6.0, 6.0, 97)
 BETA = np.linspace(-6.0, 6.0, 481)
 _NU = (1.0, 2.0, 4.0, 10.0, np.inf)
 _TAU = np.concatenate([[0.0], np.geomspace(0.02, 4.0, 48)])
+_CLUSTER_SHARE = (0.03, 0.06, 0.12, 0.25)
+_CLUSTER_AT = np.linspace(-6.0, 6.0, 25)
+_CLUSTER_INDEX = np.rint((_CLUSTER_AT - BETA[0]) / (BETA[1] - BETA[0])).astype(int)  # on the fine grid
+_N_CLUSTERS = 1 + len(_CLUSTER_SHARE) * len(_CLUSTER_AT)  # column 0: no cluster
+_LOG_CLUSTER = np.log(np.r_[0.5, np.full(_N_CLUSTERS - 1, 0.5 / (_N_CLUSTERS - 1))])
 OUTER_ITERATIONS = 20
 _TOLERANCE = 1e-3
 _PI_STEPS = 20
@@ -110,8 +118,9 @@ class Fit:
     """A fitted model. ``w``: (N, K) question posteriors over :data:`THETA`;
     ``question_likelihood``: (N, K) each question's likelihood on the grid (scaled to max 1); ``likelihood``:
     (V, J) each variant's likelihood of beta on :data:`BETA` (scaled to max 1);
-    ``hyper`` / ``hyper_spike``: posterior weights of the (nu, tau) grid under the flat and the
-    spike prior; ``pbar``: (K, V) posterior predictive P(correct | theta_k, v) (flat prior);
+    ``hyper`` / ``hyper_spike``: (H, C) posterior weights of the (nu, tau) x cluster grid under
+    the flat and the spike prior (cluster 0: none; c >= 1: share and place of :func:`_cluster`);
+    ``pbar``: (K, V) posterior predictive P(correct | theta_k, v) (flat prior);
     ``pi``: the theta distribution; ``rounds``: fitting rounds."""
 
     w: np.ndarray
@@ -126,7 +135,7 @@ class Fit:
     def tau_quantiles(self, probs: tuple[float, ...] = (0.025, 0.5, 0.975)) -> list[float]:
         """Posterior quantiles of the variants' spread tau (logit scale), for reports and tests."""
         order = np.argsort(_HYPER_TAU, kind="stable")
-        cdf = np.cumsum(self.hyper[order])
+        cdf = np.cumsum(self.hyper.sum(axis=1)[order])
         return [float(_HYPER_TAU[order][min(np.searchsorted(cdf, p), len(cdf) - 1)]) for p in probs]
 
 
@@ -143,18 +152,42 @@ def _mixing_em(loglik: np.ndarray, weights: np.ndarray, steps: int) -> tuple[np.
     return weights, post
 
 
+def _cluster(c: int) -> tuple[float, int]:
+    """(share eps, fine-grid index of mu) of cluster column c >= 1."""
+    i, m = divmod(c - 1, len(_CLUSTER_AT))
+    return _CLUSTER_SHARE[i], int(_CLUSTER_INDEX[m])
+
+
 def _variant_posterior(loglik: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(hyper posterior (H,) flat prior, the same spike prior, variants' posteriors (V, J) under
-    the flat prior, likelihood scaled to max 1)."""
+    """(hyper posterior (H, C) flat prior, the same spike prior, variants' posteriors (V, J) under
+    the flat prior, likelihood scaled to max 1). A variant's marginal likelihood under (h, c) is
+    (1 - eps) base[v, h] + eps lik[v, mu], base = its likelihood integrated over t(h)."""
     lik = np.exp(loglik - loglik.max(axis=1, keepdims=True))
-    marginal = np.maximum(lik @ _PRIOR, 1e-300)  # V x H
-    evidence = np.log(marginal).sum(axis=0)
-    hyper, spike = (np.exp(x - x.max()) for x in (evidence + _LOG_FLAT, evidence + _LOG_SPIKE))
-    hyper /= hyper.sum()
-    spike /= spike.sum()
-    r = lik * ((hyper[None, :] / marginal) @ _PRIOR.T)
+    base = np.maximum(lik @ _PRIOR, 1e-300)  # V x H
+    at = lik[:, _CLUSTER_INDEX]  # V x M
+    m = len(_CLUSTER_AT)
+    evidence = np.empty((base.shape[1], _N_CLUSTERS))
+    evidence[:, 0] = np.log(base).sum(axis=0)
+    for i, eps in enumerate(_CLUSTER_SHARE):
+        evidence[:, 1 + i * m:1 + (i + 1) * m] = np.log((1 - eps) * base[:, :, None] + eps * at[:, None, :]).sum(axis=0)
+    posts = []
+    for log_tau in (_LOG_FLAT, _LOG_SPIKE):
+        x = evidence + log_tau[:, None] + _LOG_CLUSTER[None, :]
+        post = np.exp(x - x.max())
+        posts.append(post / post.sum())
+    flat = posts[0]
+    # each variant's posterior under the flat prior: sum over (h, c) of P(h, c | data) times
+    # its posterior given (h, c), a mixture of the t part and the cluster's point
+    w_base = flat[:, 0][None, :] / base
+    w_at = np.zeros_like(at)
+    for i, eps in enumerate(_CLUSTER_SHARE):
+        part = flat[:, 1 + i * m:1 + (i + 1) * m][None, :, :] / ((1 - eps) * base[:, :, None] + eps * at[:, None, :])
+        w_base += (1 - eps) * part.sum(axis=2)
+        w_at += eps * part.sum(axis=1)
+    r = lik * (w_base @ _PRIOR.T)
+    r[:, _CLUSTER_INDEX] += at * w_at
     r /= r.sum(axis=1, keepdims=True)
-    return hyper, spike, r, lik
+    return flat, posts[1], r, lik
 
 
 def fit(correct: np.ndarray, observed: np.ndarray) -> Fit:
@@ -232,14 +265,26 @@ def _categorical(cdf: np.ndarray, u: np.ndarray) -> np.ndarray:
 
 
 def _beta_draws(model: Fit, hyper: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """(D, V) draws of the variant effects, draw d given the (nu, tau) grid point hyper[d]."""
+    """(D, V) draws of the variant effects, draw d given the grid cell hyper[d] of the flattened
+    (H, C) posterior: each variant in the cluster with its posterior odds, else from its
+    likelihood times t(nu, 0, tau)."""
     v = model.likelihood.shape[0]
     out = np.empty((len(hyper), v))
-    for h in np.unique(hyper):
-        rows = np.nonzero(hyper == h)[0]
-        cdf = np.cumsum(model.likelihood * _PRIOR[:, h][None, :], axis=1)
+    h_of, c_of = np.divmod(hyper, _N_CLUSTERS)
+    for h in np.unique(h_of):
+        rows = np.nonzero(h_of == h)[0]
+        weighted = model.likelihood * _PRIOR[:, h][None, :]
+        cdf = np.cumsum(weighted, axis=1)
+        base = cdf[:, -1].copy()
         cdf /= cdf[:, -1:]
         out[rows] = BETA[_inverse_cdf(cdf, rng.random((len(rows), v)))]
+        rows = rows[c_of[rows] > 0]
+        if len(rows):
+            eps_j = np.array([_cluster(int(c)) for c in c_of[rows]])
+            eps, j = eps_j[:, :1], eps_j[:, 1].astype(int)
+            at = model.likelihood[:, j].T  # rows x V
+            member = rng.random(at.shape) * ((1 - eps) * base[None, :] + eps * at) < eps * at
+            out[rows] = np.where(member, BETA[j][:, None], out[rows])
     return out
 
 
@@ -276,7 +321,7 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     y = np.where(observed, correct, 0.0)
     obs_w = (y * weights[:, None]).sum(axis=0)
     obs_plain = y.sum(axis=0)
-    mixture = 0.5 * (model.hyper + model.hyper_spike)
+    mixture = 0.5 * (model.hyper + model.hyper_spike).ravel()
     hyper = rng.choice(len(mixture), size=n_draws, p=mixture)
     betas = _beta_draws(model, hyper, rng)
     acc = np.empty((n_draws, v))
@@ -306,5 +351,5 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     if uniform:
         acc = plain / n
     plain /= n
-    return Draws(accuracy=acc, plain=plain, weights_flat=model.hyper[hyper] / mixture[hyper],
-                 weights_spike=model.hyper_spike[hyper] / mixture[hyper])
+    return Draws(accuracy=acc, plain=plain, weights_flat=model.hyper.ravel()[hyper] / mixture[hyper],
+                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper])

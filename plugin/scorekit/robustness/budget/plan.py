@@ -184,7 +184,7 @@ def _replay(fitted: Any, n: int, rng: np.random.Generator) -> np.ndarray:
     from scorekit.robustness.budget import model
 
     theta = model.THETA[rng.choice(len(fitted.pi), size=n, p=fitted.pi)]
-    hyper = rng.choice(len(fitted.hyper), p=fitted.hyper)
+    hyper = rng.choice(fitted.hyper.size, p=fitted.hyper.ravel())
     beta = model._beta_draws(fitted, np.array([hyper]), rng)[0]
     p = 1 / (1 + np.exp(-(theta[:, None] + beta[None, :])))
     return (rng.random(p.shape) < p).astype(float)
