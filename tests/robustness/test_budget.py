@@ -316,7 +316,7 @@ def test_plan_consistency_reaches_its_half_width():
 def test_plan_refusals():
     with pytest.raises(BudgetError, match="half-width"):
         plan_consistency(0, variants=10, rate=0.5)
-    with pytest.raises(BudgetError, match="either"):
+    with pytest.raises(BudgetError, match="give one of"):
         plan_consistency(0.02, variants=10)
     with pytest.raises(BudgetError, match="budget"):
         plan_consistency(0.02, variants=10, budgets=[1], rate=0.5)
@@ -333,3 +333,19 @@ def test_plan_quantiles_from_a_full_pilot():
         assert budgeted.per_question == 2 and budgeted.questions >= 1 and budgeted.half_width <= 0.05 + 1e-9
         assert full.per_question == 12 and full.half_width == 0.0
     assert plan["5"][0].questions >= plan["50"][0].questions  # the extreme quantile needs more
+
+
+def test_plan_consistency_from_a_budgeted_pilot_agrees_with_the_full_pilot():
+    y, answers = _simulated(500, 10, seed=7)
+    counts = [[int(np.sum(row == a)) for a in ("gold", "x", "y")] for row in answers]
+    exact = plan_consistency(0.02, variants=10, budgets=[2, 4], pilot_counts=counts)
+    plan = assign(range(500), Design.make(10, 4, 1))
+    asked = np.zeros((500, 10), dtype=bool)
+    for i in range(500):
+        asked[i, list(plan[str(i)])] = True
+    budgeted = plan_consistency(0.02, variants=10, budgets=[2, 4], pilot_correct=np.where(asked, y, np.nan),
+                                pilot_agree=_answers_and_agree(answers, asked))
+    for a, b in zip(exact, budgeted):
+        assert b.questions == pytest.approx(a.questions, rel=0.25), (a, b)
+    with pytest.raises(BudgetError, match="one of"):
+        plan_consistency(0.02, variants=10, rate=0.5, pilot_counts=counts)

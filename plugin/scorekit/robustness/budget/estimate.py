@@ -279,15 +279,22 @@ def _consistency(y: np.ndarray, observed: np.ndarray, agree: np.ndarray, fitted:
     if not (asked >= 2).any():
         return _NAN_ESTIMATE
     pairs = np.maximum(asked * (asked - 1) / 2, 1)
-    right = np.where(observed, y, 0.0).sum(axis=1)
-    wrong = asked - right
-    wrong_agree = np.maximum(agree - right * (right - 1) / 2, 0.0)
-    rho = (wrong_agree.sum() + 0.5) / ((wrong * (wrong - 1) / 2).sum() + 1.0)
+    rho = _wrong_agreement(y, observed, agree)
     rate, se = _pair_rate(agree / pairs, asked, v, *_kernel_moments(fitted.pbar, rho), fitted.w)
     from scorekit.metrics.intervals import z_value
 
     z = z_value(confidence)
     return Estimate(rate, max(0.0, rate - z * se), min(1.0, rate + z * se))
+
+
+def _wrong_agreement(y: np.ndarray, observed: np.ndarray, agree: np.ndarray) -> float:
+    """rho: the pooled share of agreeing pairs among the asked pairs of two wrong answers (right
+    answers all agree, so those are agree_q - C(right_q, 2)), with half a pair of prior."""
+    asked = observed.sum(axis=1)
+    right = np.where(observed, y, 0.0).sum(axis=1)
+    wrong = asked - right
+    wrong_agree = np.maximum(agree - right * (right - 1) / 2, 0.0)
+    return float((wrong_agree.sum() + 0.5) / ((wrong * (wrong - 1) / 2).sum() + 1.0))
 
 
 def _within_question(y: np.ndarray, observed: np.ndarray, fitted: model.Fit) -> tuple[float, float]:

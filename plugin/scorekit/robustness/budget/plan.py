@@ -8,9 +8,11 @@ Two targets (``scorekit plan --robustness``):
   Var_B the variance of that share over the B-subsets of the question's V answers (drawn
   without replacement), which :func:`pair_share_variance` computes exactly from the counts of
   equal answers. So N = z^2 mean_q Var_B(r_q) / h^2. Inputs: a full pilot run's answers
-  (per question, the counts of each distinct parsed answer among its V), or, without a pilot,
-  a guessed CR with every question at that rate and one wrong answer that others can repeat
-  (s3 = CR^1.5, the most a rate of CR allows: conservative). B = V gives 0: a full run's CR
+  (per question, the counts of each distinct parsed answer among its V); a budgeted pilot's
+  correctness matrix and agreeing pairs (Var_B then from the fitted model, as the estimate's
+  own interval: :mod:`~scorekit.robustness.budget.estimate`); or, without a pilot, a guessed CR
+  with every question at that rate and one wrong answer that others can repeat (s3 = CR^1.5,
+  the most a rate of CR allows: conservative). B = V gives 0: a full run's CR
   is exact (its interval over *other* questions is another matter, docs/metrics.md).
 - **accuracy quantiles** (:func:`plan_quantiles`), calibrated by simulation: from a pilot's
   correctness matrix, budgeted runs of the pilot's N questions are made (a full pilot is
@@ -103,25 +105,32 @@ def _budgets(variants: int, budgets: Sequence[int] | None) -> list[int]:
 
 
 def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int] | None = None,
-                     pilot_counts: Sequence[Sequence[int]] | None = None, rate: float | None = None,
-                     confidence: float = 0.95) -> list[PlanRow]:
+                     pilot_counts: Sequence[Sequence[int]] | None = None, pilot_correct: Any = None,
+                     pilot_agree: Any = None, rate: float | None = None, confidence: float = 0.95) -> list[PlanRow]:
     """Questions needed for a budgeted CR interval of ``half_width`` (module docstring), one row
-    per budget (default 2, 3, 4, 5, 10, 20 below V, and V). Give ``pilot_counts`` (per pilot
-    question, the counts of its distinct parsed answers among all V) or ``rate`` (a guessed CR).
+    per budget (default 2, 3, 4, 5, 10, 20 below V, and V). Give one of: ``pilot_counts`` (per
+    pilot question, the counts of its distinct parsed answers among all V); ``pilot_correct``
+    with ``pilot_agree`` (a budgeted pilot: its (N, V) correctness with NaN where not asked,
+    and per question its agreeing pairs); ``rate`` (a guessed CR).
 
     >>> [(r.per_question, r.questions) for r in plan_consistency(0.02, variants=10, budgets=[2, 4], rate=0.8)]
     [(2, 1245), (4, 448)]
     """
     h = _check_half_width(half_width)
     v = check_budget(variants, variants)  # V itself, checked (an integer of at least 2)
-    if (pilot_counts is None) == (rate is None):
-        raise BudgetError("give either the pilot's answer counts or a consistency rate to plan from")
+    given = [x is not None for x in (pilot_counts, pilot_correct, rate)]
+    if sum(given) != 1 or (pilot_correct is None) != (pilot_agree is None):
+        raise BudgetError("give one of: the pilot's answer counts, the pilot's correctness and agreeing pairs, "
+                          "or a consistency rate to plan from")
+    model_var = None
+    if pilot_correct is not None:
+        model_var = _pilot_variance(pilot_correct, pilot_agree, v)
     if pilot_counts is not None:
         populations = [list(c) for c in pilot_counts]
         if not populations:
             raise BudgetError("the pilot has no question")
     else:
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
+        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1):
             raise BudgetError(f"consistency rate must be in [0, 1], got {rate!r}")
         populations = None
     z = _z(confidence)
@@ -129,6 +138,8 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
     for b in _budgets(v, budgets):
         if populations is not None:
             var = float(np.mean([pair_share_variance(c, v, b) for c in populations]))
+        elif model_var is not None:
+            var = model_var(b)
         else:
             s2, s3 = float(rate), float(rate) ** 1.5
             z2, z1 = s2 - s2**2, s3 - s2**2
@@ -136,6 +147,26 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
         n = max(1, math.ceil(z * z * var / (h * h)))
         rows.append(PlanRow(b, n, n * b, z * math.sqrt(var / n)))
     return rows
+
+
+def _pilot_variance(correct: Any, agree: Any, v: int):
+    """B -> mean over a budgeted pilot's questions of the model's Var_B(r_q) (the estimate's own
+    formula: :func:`scorekit.robustness.budget.estimate._pair_rate`)."""
+    from scorekit.robustness.budget import model
+    from scorekit.robustness.budget.estimate import _check_inputs, _kernel_moments, _wrong_agreement
+
+    y, observed, a, _ = _check_inputs(correct, agree, None)
+    if y.shape[1] != v:
+        raise BudgetError(f"the pilot has {y.shape[1]} variants, the plan {v}")
+    fitted = model.fit(np.where(observed, y, 0.0), observed)
+    s2, s3 = _kernel_moments(fitted.pbar, _wrong_agreement(y, observed, a))
+    z2, z1 = s2 - s2**2, s3 - s2**2
+
+    def var(b: int) -> float:
+        d = 2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1)
+        return float(np.mean(fitted.w @ np.maximum(d, 0.0)))
+
+    return var
 
 
 def plan_quantiles(half_width: float, correct: Any, *, budgets: Sequence[int] | None = None, replicates: int = 2,
