@@ -122,6 +122,23 @@ def summarise(rows: list[dict[str, float]]) -> dict[str, float]:
     return {k: float(np.mean([r[k] for r in rows])) for k in keys}
 
 
+def table(results: dict[str, dict[str, float]]) -> str:
+    """The summary table of docs/budget.md: one row per cell."""
+    head = ("| cell | MAE q25/50/75 (naive, ratio) | MAE q5/95 (naive, ratio) | coverage q5..q95 | "
+            "MAE CR (coverage) | coverage min/max/range/std | coverage shares q/v/w | W1 (naive) |")
+    lines = [head, "|" + "---|" * 8]
+    for cell, s in results.items():
+        mid, ext = np.mean([s[f"q{p}.err"] for p in (25, 50, 75)]), np.mean([s[f"q{p}.err"] for p in (5, 95)])
+        nmid, next_ = np.mean([s[f"q{p}.naive"] for p in (25, 50, 75)]), np.mean([s[f"q{p}.naive"] for p in (5, 95)])
+        cov = "/".join(f"{100 * s[f'q{p}.cov']:.0f}" for p in QUANTILES)
+        spread = "/".join(f"{100 * s[f'{n}.cov']:.0f}" for n in SCALARS[1:])
+        shares = "/".join(f"{100 * s[f'share_{n}.cov']:.0f}" for n in SHARES)
+        lines.append(f"| {cell} | {mid:.4f} ({nmid:.4f}, {mid / nmid:.2f}) | {ext:.4f} ({next_:.4f}, {ext / next_:.2f}) | "
+                     f"{cov} | {s['consistency_rate.err']:.4f} ({100 * s['consistency_rate.cov']:.0f}) | {spread} | "
+                     f"{shares} | {s['w1']:.4f} ({s['w1.naive']:.4f}) |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=200)
@@ -131,7 +148,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1: the machine is shared)")
     ap.add_argument("--json", help="write every cell's summary here")
+    ap.add_argument("--table-from", help="print the summary table of a --json file and stop")
     a = ap.parse_args(argv)
+    if a.table_from:
+        print(table(json.loads(Path(a.table_from).read_text())))
+        return
     cells = [(s, int(v), int(b)) for v in a.variants.split(",") for b in a.budgets.split(",")
              for s in a.scenarios.split(",")]
     results = {}
@@ -167,6 +188,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
     if pool:
         pool.close()
+    print("\n" + table(results))
     if a.json:
         Path(a.json).write_text(json.dumps(results, indent=1))
 
