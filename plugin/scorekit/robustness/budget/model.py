@@ -236,12 +236,14 @@ class Draws:
     """D draws of the full run. ``accuracy``: (D, V) per-variant accuracies (weighted by the
     question weights); ``plain``: (D, V) unweighted; ``weights_flat``
     and ``weights_spike``: each draw's importance weight under the two priors (the draws'
-    (nu, tau) come from the half-half mixture of the two posteriors; weights are at most 2)."""
+    (nu, tau) come from the half-half mixture of the two posteriors; weights are at most 2);
+    ``hyper``: each draw's cell of the flattened (H, C) hyperparameter grid."""
 
     accuracy: np.ndarray
     plain: np.ndarray
     weights_flat: np.ndarray
     weights_spike: np.ndarray
+    hyper: np.ndarray
 
 
 def _inverse_cdf(cdf: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -352,4 +354,4 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
         acc = plain / n
     plain /= n
     return Draws(accuracy=acc, plain=plain, weights_flat=model.hyper.ravel()[hyper] / mixture[hyper],
-                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper])
+                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper], hyper=hyper)
