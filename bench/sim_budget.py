@@ -186,11 +186,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| variant_accuracy (mean over variants) | {s['variant.err']:.4f} |  | {s['variant.cov']:.3f} |  |")
         print(f"| distribution (W1 of sorted variant accuracies) | {s['w1']:.4f} | {s['w1.naive']:.4f} |  |  |")
         sys.stdout.flush()
+        if a.json:  # after every cell: a long run that is stopped keeps the cells it finished
+            Path(a.json).write_text(json.dumps(results, indent=1))
     if pool:
         pool.close()
     print("\n" + table(results))
-    if a.json:
-        Path(a.json).write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":
