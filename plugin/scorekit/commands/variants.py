@@ -39,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--harness", choices=("lm_eval", "lighteval"), default="lm_eval",
                    help="write lm-eval task YAMLs (default) or a lighteval custom-tasks module")
     p.add_argument("--custom-tasks", metavar="FILE", help="lighteval: your custom-tasks file holding TASK")
-    p.add_argument("--output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
+    p.add_argument("--output-dir", dest="output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
     p.set_defaults(func=run)
 
 
