@@ -89,6 +89,7 @@ def check(truth, est) -> dict[str, float]:
 
     def record(name: str, t: float, e) -> None:
         out[f"{name}.err"] = abs(e.value - t)
+        out[f"{name}.bias"] = e.value - t
         out[f"{name}.cov"] = float(e.ci_low - 1e-12 <= t <= e.ci_high + 1e-12)
         out[f"{name}.width"] = e.ci_high - e.ci_low
 
@@ -135,15 +136,16 @@ def run_family(name: str, records: list[Record], budgets: list[int], reps: int) 
                       **{f"q{p}": truth.accuracy_quantiles[str(p)].value for p in QUANTILES}}
         results[f"{name} B={b}"] = s
         print(f"\n## {name}, B={b}: {reps} designs, {time.perf_counter() - t0:.0f} s wall")
-        print("| quantity | full run | MAE | coverage | mean width |")
-        print("|---|---|---|---|---|")
+        print("| quantity | full run | MAE | mean error | coverage | mean width |")
+        print("|---|---|---|---|---|---|")
         for p in QUANTILES:
-            print(f"| q{p} | {truth.accuracy_quantiles[str(p)].value:.4f} | {s[f'q{p}.err']:.4f} | "
+            print(f"| q{p} | {truth.accuracy_quantiles[str(p)].value:.4f} | {s[f'q{p}.err']:.4f} | {s[f'q{p}.bias']:+.4f} | "
                   f"{s[f'q{p}.cov']:.3f} | {s[f'q{p}.width']:.4f} |")
         for key in (*SCALARS, *(f"share_{x}" for x in SHARES), "consistency_rate"):
             full = (truth.variance_shares[key[6:]] if key.startswith("share_") else getattr(truth, key)).value
-            print(f"| {key} | {full:.4f} | {s[f'{key}.err']:.4f} | {s[f'{key}.cov']:.3f} | {s[f'{key}.width']:.4f} |")
-        print(f"| variant_accuracy (mean over variants) |  | {s['variant.err']:.4f} | {s['variant.cov']:.3f} |  |")
+            print(f"| {key} | {full:.4f} | {s[f'{key}.err']:.4f} | {s[f'{key}.bias']:+.4f} | {s[f'{key}.cov']:.3f} | "
+                  f"{s[f'{key}.width']:.4f} |")
+        print(f"| variant_accuracy (mean over variants) |  | {s['variant.err']:.4f} |  | {s['variant.cov']:.3f} |  |")
         sys.stdout.flush()
     return results
 
@@ -154,8 +156,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budgets", default="2")
     ap.add_argument("--reps", type=int, default=200, help="designs (seeds 0..reps-1) per family and budget")
     ap.add_argument("--json", help="write every family's summary here")
+    ap.add_argument("--families", help="only the files whose name holds one of these (comma-separated, e.g. option_order)")
     a = ap.parse_args(argv)
     files = sorted(Path(a.run).rglob("samples_score_*_robustness_*.jsonl"))
+    if a.families:
+        files = [f for f in files if any(x in f.name for x in a.families.split(","))]
     if not files:
         raise SystemExit(f"{a.run}: no samples_score_*_robustness_*.jsonl (run lm-eval with --log_samples)")
     budgets = [int(b) for b in a.budgets.split(",")]

@@ -165,12 +165,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1: the machine is shared)")
     ap.add_argument("--json", help="write every cell's summary here")
-    ap.add_argument("--table-from", help="print the summary table of a --json file and stop")
+    ap.add_argument("--table-from", help="print the summary table of --json files (comma-separated) and stop")
     ap.add_argument("--timing", action="store_true",
                     help="time one estimate of --questions x --variants at the first budget (strong spread) and stop")
     a = ap.parse_args(argv)
     if a.table_from:
-        print(table(json.loads(Path(a.table_from).read_text())))
+        print(table({k: v for f in a.table_from.split(",") for k, v in json.loads(Path(f).read_text()).items()}))
         return
     if a.timing:
         timing(a.questions, int(a.variants.split(",")[-1]), int(a.budgets.split(",")[0]))
