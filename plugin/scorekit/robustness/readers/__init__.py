@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs.folders import walk
@@ -58,6 +58,10 @@ class SampleSet:
     notes: list[str] = field(default_factory=list)
     identical: dict[str, bool] = field(default_factory=dict)
     samples_per_variant: int = 1  # variant tasks' prompt family: samples per template
+    # a budgeted run (scorekit variants --budget): its design (scorekit.robustness.budget.Design) and the
+    # number of questions it was made for; None for a full run
+    design: Any = None
+    design_questions: int | None = None
 
 
 @dataclass
