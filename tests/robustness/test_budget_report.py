@@ -31,7 +31,7 @@ def _truth(n: int, v: int, seed: int = 0) -> np.ndarray:
 
 
 def write_log(folder, truth: np.ndarray, design: Design | None, *, family: str = "prompt", time: str = TIME,
-              drop_design: bool = False, edit=None, task: str = "toy") -> str:
+              drop_design: bool = False, edit=None, task: str = "toy", model: str = "scripted/toy") -> str:
     """A samples log (and results file) of task robust_<family>_<task>: question q answers
     the gold (0) when right, else its wrong answer 1 + q % 2."""
     n, v = truth.shape
@@ -54,8 +54,8 @@ def write_log(folder, truth: np.ndarray, design: Design | None, *, family: str =
     path = folder / f"samples_{name}_{time}.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     (folder / f"results_{time}.json").write_text(json.dumps({
-        "results": {name: {"alias": name}}, "config": {"model": "hf", "model_args": "pretrained=scripted/toy"},
-        "model_name": "scripted/toy"}))
+        "results": {name: {"alias": name}}, "config": {"model": "hf", "model_args": f"pretrained={model}"},
+        "model_name": model}))
     return str(path)
 
 

@@ -117,6 +117,9 @@ def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: s
     notes.extend(table.notes(task, ""))
 
 
+from scorekit.compare.budget import budget_metrics  # noqa: E402 - after MetricValues' import above
+
+
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     """Per-question tables of one SCORE task (complete questions only, as the report does)."""
     from scorekit.metrics import consistency_counts
@@ -236,7 +239,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             if s.task.name in seen:
                 notes.append(f"{s.task.name}: several sample sets; the later one read is used")
             seen[s.task.name] = s.model
-            tasks[s.task.name] = _score_metrics(s)
+            tasks[s.task.name] = _score_metrics(s) if s.design is None or s.design.full else budget_metrics(s)
             notes.extend(f"{s.task.name}: {n}" for n in s.notes)
     if not tasks:
         raise ScorekitError("no samples logs found (lm-eval --log_samples samples_*.jsonl, lighteval "
@@ -249,7 +252,14 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
 
 
 def read_runs(paths: list[str]) -> list[Run]:
-    """The run of each path (:func:`read_run`), labelled by its model (:func:`~scorekit.compare.core.run_labels`)."""
+    """The run of each path (:func:`read_run`), labelled by its model (:func:`~scorekit.compare.core.run_labels`).
+
+    Budgeted SCORE or variant tasks (:mod:`scorekit.compare.budget`) must have one design in
+    every run that has the task: else one line says why they cannot be compared."""
+    from scorekit.compare.budget import check_designs
+
     read = [read_run(path) for path in paths]
     labels = run_labels([model for model, _, _ in read])
-    return [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]
+    runs = [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]
+    check_designs(runs)
+    return runs
