@@ -153,3 +153,24 @@ def test_scorekit_robustness_reads_the_budgeted_run(run):
     # the prompt family's truth: templates 0, 1 at 1.0, templates 2-4 at 0.5
     assert pr["variant_accuracy_ci_low"]["0"] <= 1.0 <= pr["variant_accuracy_ci_high"]["0"] + 1e-9
     assert pr["accuracy_ci_low"] <= 0.7 <= pr["accuracy_ci_high"]
+
+
+def test_lm_eval_cli_then_scorekit_robustness(written, tmp_path):
+    """``lm_eval --include_path DIR --tasks ... --log_samples`` (the real CLI, its dummy model),
+    then ``scorekit robustness`` in a subprocess: the design comes back from the logs."""
+    import subprocess
+    import sys
+
+    logs = tmp_path / "logs"
+    run = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(written),
+                          "--tasks", "robust_option_order_budget_mc,robust_prompt_budget_qa", "--output_path", str(logs),
+                          "--log_samples"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    report = subprocess.run([sys.executable, "-m", "scorekit", "robustness", str(logs), "-f", "json"],
+                            capture_output=True, text=True, timeout=600)
+    assert report.returncode == 0, report.stderr
+    fams = {f["family"]: f for m in json.loads(report.stdout)["models"] for b in m["benchmarks"] for f in b["families"]}
+    assert fams["option_order"]["design"] == {"variants": 4, "per_question": 2, "seed": 1}
+    assert fams["prompt"]["design"] == {"variants": 5, "per_question": 2, "seed": 3}
+    assert fams["option_order"]["n_records"] == 2 * N_MC and fams["prompt"]["n_records"] == 2 * N_QA
+    assert all(f["estimated"] for f in fams.values())
