@@ -139,6 +139,23 @@ def table(results: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def timing(n: int, v: int, b: int) -> None:
+    """CPU and wall time of one budgeted estimate (the design and the matrix are not timed)."""
+    rng = np.random.default_rng(0)
+    correct, answers = full_run(rng, n, v, "strong")
+    plan = assign([f"q{i}" for i in range(n)], Design.make(v, b, 0))
+    asked = np.zeros((n, v), dtype=bool)
+    for i in range(n):
+        asked[i, list(plan[f"q{i}"])] = True
+    masked, agree = np.where(asked, correct, np.nan), agreeing_pairs(answers, asked)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    cpu, wall = time.process_time(), time.perf_counter()
+    est = estimate_robustness(masked, agree=agree)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"{n} questions x {v} variants, B={b} ({int(asked.sum())} answers): estimate {cpu:.1f} s CPU, "
+          f"{wall:.1f} s wall (load average {load:.1f} before; {est.draws} draws, single-threaded BLAS)")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=200)
@@ -148,10 +165,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1: the machine is shared)")
     ap.add_argument("--json", help="write every cell's summary here")
-    ap.add_argument("--table-from", help="print the summary table of a --json file and stop")
+    ap.add_argument("--table-from", help="print the summary table of --json files (comma-separated) and stop")
+    ap.add_argument("--timing", action="store_true",
+                    help="time one estimate of --questions x --variants at the first budget (strong spread) and stop")
     a = ap.parse_args(argv)
     if a.table_from:
-        print(table(json.loads(Path(a.table_from).read_text())))
+        print(table({k: v for f in a.table_from.split(",") for k, v in json.loads(Path(f).read_text()).items()}))
+        return
+    if a.timing:
+        timing(a.questions, int(a.variants.split(",")[-1]), int(a.budgets.split(",")[0]))
         return
     cells = [(s, int(v), int(b)) for v in a.variants.split(",") for b in a.budgets.split(",")
              for s in a.scenarios.split(",")]

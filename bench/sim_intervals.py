@@ -3,6 +3,7 @@
     python bench/sim_intervals.py              # 5,000 runs per cell (a few minutes)
     python bench/sim_intervals.py --runs 1000  # quicker, ~0.7 points of noise per cell
     python bench/sim_intervals.py --runs 2000 --only compare   # compare's rigor
+    python bench/sim_intervals.py --runs 2000 --only small     # the bootstrap below 10 questions
 
 Data-generating processes are the test suite's (tests/metrics/test_intervals.py): paired 0/1
 runs of two correlated models (shared question difficulty, ~12% discordant questions);
@@ -181,16 +182,43 @@ def holm_family_error(runs: int, nq: int = 200, metrics: int = 5) -> tuple[float
             ta[f"m{m}"] = MetricValues("binary", ids, rng.random(nq) < rates)
             tb[f"m{m}"] = MetricValues("binary", ids, rng.random(nq) < rates)
         out, _ = compare_runs([Run("A", "A", "-", {"t": ta}), Run("B", "B", "-", {"t": tb})])
-        raw += any(c.p_value_raw <= 0.05 for c in out)
+        raw += any(c.p_value <= 0.05 for c in out)
         adjusted += any(c.p_value_adjusted <= 0.05 for c in out)
     return raw / runs, adjusted / runs
+
+
+SMALL_SIZES = (3, 5, 7, 9, 10, 20)
+
+
+def small_sample_coverage(runs: int, nq: int, kind: str) -> float:
+    """Coverage of scorekit's bootstrap interval of a per-question mean with few questions (the
+    threshold of scorekit.metrics.intervals.unreported): ``beta`` per-question scores
+    Beta(0.5, 0.5) (truth 0.5); ``pass2`` pass@2 of 4 samples at a per-question rate U(0, 1)."""
+    rng = np.random.default_rng(100 + nq)
+    if kind == "beta":
+        draw, truth = (lambda: rng.beta(0.5, 0.5, nq)), 0.5
+    else:
+        draw = lambda: 1 - (1 - rng.binomial(4, rng.random(nq)) / 4) ** 2  # noqa: E731
+        truth = float(np.mean([1 - (1 - c / 4) ** 2 for c in range(5)]))  # c uniform on 0..4 when the rate is U(0, 1)
+    covered = 0
+    for run in range(runs):
+        r = bootstrap_interval(draw(), n_boot=1000, seed=run)
+        covered += r.ci_low <= truth <= r.ci_high
+    return covered / runs
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5000)
-    ap.add_argument("--only", choices=("all", "spreads", "compare"), default="all")
+    ap.add_argument("--only", choices=("all", "spreads", "compare", "small"), default="all")
     args = ap.parse_args()
+    if args.only == "small":
+        print("| bootstrap of a per-question mean | " + " | ".join(f"Q={n}" for n in SMALL_SIZES) + " |")
+        print("|---|" + "---|" * len(SMALL_SIZES))
+        for name, kind in (("scores Beta(0.5, 0.5)", "beta"), ("pass@2 of 4 samples, rate U(0, 1)", "pass2")):
+            print(f"| {name} | " + " | ".join(f"{small_sample_coverage(args.runs, n, kind):.1%}" for n in SMALL_SIZES) + " |",
+                  flush=True)
+        return
     print("| method | " + " | ".join(f"Q={n}" for n in SIZES) + " |")
     print("|---|" + "---|" * len(SIZES))
     print("| Wilson (exact, min over p in [0.05, 0.95]) | " + " | ".join(f"{wilson_min_coverage(n)[0]:.1%}" for n in SIZES) + " |")

@@ -65,3 +65,37 @@ def test_lighteval_factories_follow_the_spec():
         assert metric.higher_is_better is spec(name).higher_is_better
     # lighteval's normalization suffix stays a suffix of the spec name
     assert LM.FACTORIES["gold_probability"](LogProbCharNorm()).metric_name.startswith("gold_probability_")
+
+
+def test_specs_live_beside_their_formulas():
+    import scorekit.metrics as M
+    from scorekit.metric_specs import specs_of
+
+    for s in SPECS:
+        assert s in specs_of(getattr(M, s.function)) and s.formula is getattr(M, s.function), s.name
+    assert dict(spec("exact_match_prefix").options) == {"mode": "prefix"}
+    standard = {s.name for s in SPECS if s.standard}
+    assert standard == {"exact_match_prefix", "exact_match_suffix", "bow_f1", "edit_similarity",
+                        "normalized_mc_probability", "gold_probability", "loglikelihood_accuracy", "mrr"}
+
+
+def test_adapters_write_by_hand_only_what_a_spec_cannot_build():
+    from scorekit.lm_eval import metrics as LE
+
+    # built from the spec: the standard metrics; by hand: the k / tau families, extractiveness, consistency rate
+    built = {n for n, f in LE.METRICS.items() if getattr(f, "spec", None) is spec(n)}
+    assert built == {s.name for s in SPECS if s.standard}
+    with pytest.raises(ValueError, match="by hand"):
+        LE.from_spec(spec("pass_at_k"))
+
+
+@pytest.mark.lighteval
+def test_lighteval_builds_every_standard_spec():
+    from scorekit.lighteval import metrics as LM
+
+    for s in SPECS:
+        factory = LM.FACTORIES[s.name]
+        assert factory.__name__ == f"{s.name}_metric" and getattr(LM, f"{s.name}_metric") is factory
+        assert (getattr(factory, "spec", None) is s) is s.standard, s.name
+    with pytest.raises(ValueError, match="by hand"):
+        LM.from_spec(spec("consistency_rate"))

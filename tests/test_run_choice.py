@@ -75,7 +75,7 @@ def runs(tmp_path_factory):
     data.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     (tasks / "mini_mc.yaml").write_text(TASK_YAML.format(data=data))
     assert main(["variants", "mini_mc", "--family", "option_order", "--include-path", str(tasks),
-                 "--output", str(tmp / "robust")]) == 0
+                 "--output-dir", str(tmp / "robust")]) == 0
     before = os.environ.get("TZ")
     try:
         for zone, right in zip(TIME_ZONES, (True, False)):

@@ -32,7 +32,11 @@ def test_wheel_contains_tasks_configs_and_demo_data(wheel):
         "scorekit/configs/open_llm_leaderboard_v2.yaml",
         "scorekit/configs/ranking_sample.txt",
         "scorekit/demo/data/mmlu_pro.jsonl",
+        "scorekit/demo/data/NOTICE.md",  # the bundled questions' sources and licenses travel with them
+        "scorekit/demo/data/LICENSE-Apache-2.0.txt",
+        "scorekit/demo/data/provenance.json",
         "scorekit/metrics/__init__.py",
+        "scorekit/py.typed",  # PEP 561: type checkers read scorekit's own hints
     ):
         assert expected in names, expected
     shipped = {p.relative_to(REPO).as_posix() for p in (REPO / "tasks").rglob("*.yaml")}

@@ -14,8 +14,9 @@ import sys
 from typing import Sequence
 
 from scorekit import __version__
+from scorekit.commands import options
 from scorekit.errors import ScorekitError, one_line
-from scorekit.io import silence_stdout
+from scorekit.io import note, silence_stdout
 
 # Order here is the order in ``scorekit --help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -33,6 +34,15 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser, with the options every command has: ``-v`` / ``--verbose``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_argument("-v", "--verbose", action="store_true",
+                          help="notes list every name and case (default: the first ten, then 'and N more')")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scorekit",
@@ -42,9 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"scorekit {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).add_parser(subparsers)
+    options.apply_spellings(parser)  # -o/-f, lm-eval's spellings and old names, for every command
     return parser
 
 
@@ -54,12 +65,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit codes: 0 success, 2 bad input or arguments (``scorekit: error: ...``), 130 interrupted
     (Ctrl-C), 0 when the reader of standard output went away (``| head``).
     """
+    from scorekit import errors
+
+    names_shown = errors.NAMES_SHOWN  # -v lists every name in notes, for this call only
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        command = getattr(args, "command", None)
+        if extras:
+            raise ScorekitError(options.unknown_arguments(parser, command, extras))
+        note(*options.renamed_notes(command, sys.argv[1:] if argv is None else argv))
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        if args.verbose:
+            errors.NAMES_SHOWN = None
         return int(args.func(args) or 0)
     except ScorekitError as exc:
         _error(str(exc))
@@ -83,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         _error("out of memory (is an input file unexpectedly large or deeply repetitive?)")
         return 2
+    finally:
+        errors.NAMES_SHOWN = names_shown
 
 
 def _error(message: str, kind: str = "error: ") -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from os import PathLike
+from typing import Iterable
 
 
 class ScorekitError(Exception):
@@ -57,3 +58,24 @@ def shown(value: object, limit: int = 80) -> str:
         return f"a {type(value).__name__}"
     text = one_line(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# Names a note lists before "and N more"; None lists every one (the CLI's -v / --verbose).
+NAMES_SHOWN: int | None = 10
+
+
+def listed(names: Iterable[object], limit: int | None = None) -> str:
+    """``names`` for a message: the first ``limit`` (default :data:`NAMES_SHOWN`) joined by ", ",
+    then "and N more" for the rest, each on one line (:func:`one_line`), so a note about
+    100,000 models stays readable. With :data:`NAMES_SHOWN` None (``-v``) every name is listed.
+
+    >>> listed(["a", "b", "c"], limit=2)
+    'a, b and 1 more (-v lists all)'
+    >>> listed(["a", "b"])
+    'a, b'
+    """
+    names = list(names)
+    limit = NAMES_SHOWN if limit is None or NAMES_SHOWN is None else limit
+    if limit is None or len(names) <= limit:
+        return ", ".join(one_line(str(n)) for n in names)
+    return ", ".join(one_line(str(n)) for n in names[:limit]) + f" and {len(names) - limit} more (-v lists all)"

@@ -21,7 +21,8 @@ What a log gives (:func:`read_inspect_log`):
   epochs are ``mean`` unless every one is 0 or 1). With ``E`` > 1 epochs and 0/1 scores,
   ``<scorer>/pass@k`` for 2 <= k <= E is the unbiased per-question pass@k from the question's
   n epochs and c correct ones (:func:`scorekit.metrics.pass_at_k`; pass@1 is the mean itself);
-  a question with fewer than k scored epochs is left out of pass@k, with a note;
+  a question with fewer than k scored epochs is left out of pass@k, with a note; pass@k is
+  marked ``derived`` (not a metric the log holds: compare adjusts its p-values apart);
 - samples with an ``error`` or without a scorer's score are left out of that scorer, with a
   note; a log whose status is not ``success`` is read with a note saying so.
 
@@ -259,7 +260,9 @@ def read_inspect_log(path: str | os.PathLike[str]) -> InspectRun:
                     notes.append(f"{task} {name}/pass@{k}: {int((~keep).sum())} question(s) with fewer than {k} "
                                  "scored epochs left out")
                 kept = [q for q, ok in zip(ids, keep) if ok]
-                metrics[f"{name}/pass@{k}"] = per_question(kept, np.atleast_1d(pass_at_k(n[keep], c[keep], k)), fingerprints)
+                derived = per_question(kept, np.atleast_1d(pass_at_k(n[keep], c[keep], k)), fingerprints)
+                derived.derived = True  # not in the log: its comparisons are a Holm family of their own
+                metrics[f"{name}/pass@{k}"] = derived
     return InspectRun(header, metrics, notes)
 
 

@@ -16,14 +16,15 @@ import csv
 import html
 import io
 import math
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence, get_args
 
 from scorekit.errors import one_line
 
 # Every command's --format choices, in the order --help lists them (JSON is shaped per command).
-FORMATS = ("table", "markdown", "csv", "json", "html", "latex")
+Fmt = Literal["table", "markdown", "csv", "json", "html", "latex"]
+FORMATS: tuple[Fmt, ...] = get_args(Fmt)
 TEXT_FORMATS = tuple(f for f in FORMATS if f != "json")
-__all__ = ["FORMATS", "TEXT_FORMATS", "format_cell", "render", "html_document", "latex_table", "text_escape", "markdown_escape", "html_escape"]
+__all__ = ["Fmt", "FORMATS", "TEXT_FORMATS", "format_cell", "render", "html_document", "latex_table", "text_escape", "markdown_escape", "html_escape"]
 
 
 def text_escape(text: str) -> str:
@@ -64,7 +65,7 @@ def format_cell(value: Any, digits: int = 2) -> str:
 def render(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
-    fmt: str = "table",
+    fmt: Fmt = "table",
     *,
     title: str | None = None,
     digits: int = 2,

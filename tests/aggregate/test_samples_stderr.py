@@ -197,7 +197,7 @@ def test_a_score_log_is_read_to_its_first_line_only(tmp_path, capsys):
         log.write_text("\n".join(lines[:1] + ["{broken"] * len(lines[1:])) + "\n")
     config = Path(__file__).resolve().parents[2] / "configs" / "score_demo_normalization.yaml"
     assert main(["leaderboard", str(run), "--config", str(config), "--format", "json",
-                 "--output", str(tmp_path / "lb.json")]) == 0
+                 "--output", str(tmp_path / "lb.json"), "-v"]) == 0  # -v: each metric's note
     err = capsys.readouterr().err
     assert "no usable 0_accuracy_stderr,none, its per-document value is not a number or a list of 0/1 items" in err
     assert "unreadable" not in err and "invalid JSON" not in err

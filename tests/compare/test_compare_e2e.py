@@ -108,13 +108,44 @@ def test_three_runs_every_pair_with_holm(lm_eval_runs, capsys):
         a = np.array([RIGHT[c["a"]](i) for i in range(N_DOCS)])
         b = np.array([RIGHT[c["b"]](i) for i in range(N_DOCS)])
         raw.append(mcnemar(int((a & ~b).sum()), int((~a & b).sum())))
-        assert c["p_value_raw"] == pytest.approx(raw[-1], rel=1e-9)
+        # p is the test's own, so it agrees with the interval beside it (issue 35: it was Holm-adjusted)
+        assert c["p_value"] == pytest.approx(raw[-1], rel=1e-9)
+        assert (c["ci_low"] > 0 or c["ci_high"] < 0) == (c["p_value"] < 0.05)
     order = sorted(range(3), key=lambda i: raw[i])
     expected, running = [0.0] * 3, 0.0
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (3 - rank) * raw[i]))
         expected[i] = running
-    assert [c["p_value"] for c in rows] == pytest.approx(expected, rel=1e-9)
+    assert [c["p_value_adjusted_pairs"] for c in rows] == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "html", "latex"])
+def test_three_runs_show_raw_and_adjusted_p_in_their_own_columns(lm_eval_runs, capsys, fmt):
+    """Every format: p beside the interval is the raw one; the Holm-adjusted ones have labelled
+    columns (was one "p" column holding the adjusted p next to an unadjusted interval)."""
+    models = ["acme/strong", "acme/weak", "acme/similar"]
+    data, _ = _json(capsys, [str(lm_eval_runs[m]) for m in models])
+    c = min((c for c in data["comparisons"] if c["metric"] == "acc,none"), key=lambda c: c["p_value"])
+    assert c["p_value_adjusted_pairs"] == pytest.approx(min(1.0, 3 * c["p_value"]))  # Holm over 3 pairs moved it
+    assert main(["compare", *[str(lm_eval_runs[m]) for m in models], "-f", fmt]) == 0
+    text = capsys.readouterr().out
+    if fmt == "csv":
+        import csv
+        import io
+
+        row = next(r for r in csv.DictReader(io.StringIO(text)) if r["metric"] == "acc,none" and (r["a"], r["b"]) == (c["a"], c["b"]))
+        assert float(row["p_value"]) == pytest.approx(c["p_value"]) and float(row["p_value_adjusted_pairs"]) == pytest.approx(
+            c["p_value_adjusted_pairs"]) and float(row["p_value_adjusted"]) == pytest.approx(c["p_value_adjusted"])
+        return
+    assert "p adj. (pairs)" in text and "p adj. (table)" in text
+    line = next(x for x in text.splitlines() if c["a"] in x and c["b"] in x and "acc" in x)  # one pair holds both
+    shown = [f"{c['p_value']:.3f}", f"{c['p_value_adjusted_pairs']:.3f}", f"{c['p_value_adjusted']:.3f}"]
+    after_ci = line[line.index("]") + 1:]
+    positions, start = [], 0
+    for p in shown:  # in this order after the interval: raw p, p adj. (pairs), p adj. (table)
+        start = after_ci.index(p, start) + len(p)
+        positions.append(start)
+    assert positions == sorted(positions)
 
 
 def test_questions_a_run_lacks_are_named(lm_eval_runs, capsys):
@@ -138,7 +169,7 @@ def test_every_format_shows_the_interval(lm_eval_runs, capsys, fmt, tmp_path):
         header = text.splitlines()[0].split(",")
         assert {"ci_low", "ci_high", "p_value", "difference", "p_value_adjusted", "min_detectable_difference"} <= set(header)
     else:
-        assert "[+0." in text and "mcnemar" in text and "p adj. (all)" in text and "MDD (80" in text
+        assert "[+0." in text and "mcnemar" in text and "p adj. (table)" in text and "MDD (80" in text
     if fmt == "latex":
         assert "\\toprule" in text and "\\bottomrule" in text and "acc,none" in text
 
@@ -176,7 +207,9 @@ def test_score_suite_from_lm_eval_logs(tmp_path_factory, capsys):
         assert c["test"] == "mcnemar"
     cr = rows[(task, "consistency_rate")]
     assert (cr["a_value"], cr["b_value"]) == pytest.approx((sa.consistency_rate, sb.consistency_rate), abs=1e-12)
-    assert cr["test"] == "paired_bootstrap" and cr["ci_low"] <= cr["difference"] <= cr["ci_high"]
+    # 4 questions: the paired bootstrap gives no interval below 10 (the rule of every command)
+    assert cr["test"] == "paired_bootstrap" and cr["n_paired"] < 10 and cr["ci_low"] is None and cr["p_value"] is None
+    assert f"{cr['n_paired']} questions: a resampled interval needs at least 10" in cr["note"]
     rng = rows[(task, "accuracy_range")]
     assert (rng["a_value"], rng["b_value"]) == pytest.approx((sa.accuracy_range, sb.accuracy_range), abs=1e-12)
 

@@ -96,12 +96,48 @@ def test_command_interfaces(capsys):
     assert out["questions"] == pw.paired_t_sample_size(0.1, 0.5)[0] and out["test"] == "paired_t"
 
 
+def test_accuracies_with_a_difference_or_questions_as_docs_plan_md_writes_them(capsys):
+    """`--accuracies A B --correlation R (--difference D | --questions N)`: A, B and R give the
+    discordance; D is A - B unless --difference names another target."""
+    pa, pb, r = 0.8, 0.75, 0.5
+    psi = pa + pb - 2 * (pa * pb + r * math.sqrt(pa * (1 - pa) * pb * (1 - pb)))
+    out = _plan(capsys, ["--accuracies", "0.8", "0.75", "--correlation", "0.5", "--difference", "0.02"])
+    assert out["discordance"] == pytest.approx(psi) and out["difference"] == 0.02
+    assert out["questions"] == pw.mcnemar_sample_size(0.02, psi)[0]
+    out = _plan(capsys, ["--accuracies", "0.8", "0.75", "--correlation", "0.5"])
+    assert out["difference"] == 0.05 and out["questions"] == pw.mcnemar_sample_size(0.05, psi)[0]
+    out = _plan(capsys, ["--accuracies", "0.8", "0.75", "--correlation", "0.5", "--questions", "1000"])
+    assert out["min_detectable_difference"] == pytest.approx(pw.mcnemar_mdd(1000, psi)) and out["at_questions"] == 1000
+    assert out["questions"] == pw.mcnemar_sample_size(0.05, psi)[0]
+    assert out["power_at_questions"] == pytest.approx(pw.mcnemar_power(1000, 0.05, psi))
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json", "html", "latex"])
+def test_every_format_of_the_other_commands(capsys, fmt):
+    import csv
+    import io
+
+    assert main(["plan", "--difference", "0.05", "--discordance", "0.2", "--format", fmt]) == 0
+    text = capsys.readouterr().out
+    if fmt == "csv":
+        rows = dict(csv.reader(io.StringIO(text)))
+        assert rows["questions"] == "658" and rows["quantity"] == "value"
+    elif fmt == "json":
+        assert json.loads(text)["questions"] == 658
+    else:
+        assert "658" in text and ("</html>" in text) == (fmt == "html") and (r"\toprule" in text) == (fmt == "latex")
+
+
 @pytest.mark.parametrize("args,needle", [
     (["--difference", "0.3", "--discordance", "0.2"], "cannot exceed the discordance"),
     (["--difference", "0.05", "--discordance", "1.5"], "--discordance must be a fraction"),
     (["--difference", "0.05"], "give --discordance"),
     (["--discordance", "0.2"], "give --difference"),
     (["--accuracies", "0.9", "0.1", "--correlation", "0.9", "--questions", "100"], "impossible"),
+    (["--accuracies", "0.8", "0.7", "--difference", "0.05"], "--accuracies needs --correlation"),
+    (["--correlation", "0.5", "--discordance", "0.2", "--difference", "0.05"], "--correlation goes with --accuracies"),
+    (["--accuracies", "0.8", "0.7", "--correlation", "0.5", "--discordance", "0.2"], "leave out --discordance"),
+    (["--accuracies", "0.8", "0.7", "--correlation", "1.5"], "--correlation must be between -1 and 1"),
 ])
 def test_bad_arguments_are_one_line(capsys, args, needle):
     assert main(["plan", *args]) == 2

@@ -160,6 +160,28 @@ def test_holm_over_every_comparison_of_the_call():
     metrics_b = {f"m{k}": MetricValues("binary", ids, rng.random(80) < 0.6) for k in range(5)}
     out, _ = compare_runs([Run("A", "A", "-", {"t": metrics_a}), Run("B", "B", "-", {"t": metrics_b})])
     assert len(out) == 5
-    assert [c.p_value_adjusted for c in out] == pytest.approx(holm([c.p_value_raw for c in out]))
-    assert all(c.p_value_adjusted >= c.p_value_raw for c in out)
+    assert [c.p_value_adjusted for c in out] == pytest.approx(holm([c.p_value for c in out]))
+    assert all(c.p_value_adjusted >= c.p_value for c in out)
     assert all(c.min_detectable_difference > 0 for c in out)
+    # two runs: the pairs of one metric are a family of one
+    assert [c.p_value_adjusted_pairs for c in out] == [c.p_value for c in out]
+
+
+def test_derived_pass_at_k_rows_are_a_holm_family_of_their_own():
+    """Issue 34: pass@k rows scorekit derives from epochs no longer dilute the logged metric's
+    adjusted p (Holm over 4 rows multiplied the smallest p by 4); they are adjusted among themselves."""
+    rng = np.random.default_rng(3)
+    ids = [str(i) for i in range(120)]
+    a = {"match": MetricValues("mean", ids, rng.integers(0, 5, 120) / 4)}
+    b = {"match": MetricValues("mean", ids, np.clip(a["match"].rows[:, 0] - rng.integers(0, 2, 120) / 4, 0, 1))}
+    for k in (2, 3, 4):
+        a[f"match/pass@{k}"] = MetricValues("mean", ids, rng.random(120), derived=True)
+        b[f"match/pass@{k}"] = MetricValues("mean", ids, rng.random(120), derived=True)
+    out, _ = compare_runs([Run("A", "A", "-", {"t": a}), Run("B", "B", "-", {"t": b})])
+    by = {c.metric: c for c in out}
+    assert by["match"].family == "logged" and by["match"].p_value_adjusted == by["match"].p_value
+    derived = [by[f"match/pass@{k}"] for k in (2, 3, 4)]
+    assert {c.family for c in derived} == {"derived"}
+    assert [c.p_value_adjusted for c in derived] == pytest.approx(holm([c.p_value for c in derived]))
+    # the old single family: Holm over all four rows
+    assert holm([c.p_value for c in out])[0] > by["match"].p_value

@@ -112,7 +112,7 @@ def test_values_in_every_format(gpass_run, capsys, fmt):
         import io
 
         header, *rows = csv.reader(io.StringIO(text))
-        assert header == ["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind"]
+        assert header == ["task", "metric", "run", "model", "n", "value", "ci_low", "ci_high", "method", "kind", "note"]
         row = next(r for r in rows if r[1] == "g-pass@4_0.5,all")
         assert float(row[6]) < float(row[5]) < float(row[7])
     else:

@@ -134,3 +134,21 @@ def test_normalizer_printing_while_importing_keeps_stdout_the_result(tmp_path):
     assert code == 0, err
     assert json.loads(out)["models"][0]["overall"] == 0.5  # stdout is the JSON alone
     assert "printed while importing" in err
+
+
+@pytest.mark.parametrize("command", ("leaderboard", "scorecard"))
+@pytest.mark.parametrize("old,new,where,what", [
+    ("      GPQA:\n", "      Average:\n", "categories.leaderboard.benchmarks.Average", "a benchmark named 'Average'"),
+    ("  leaderboard:\n", "  Overall:\n", "categories.Overall", "a category named 'Overall'"),
+])
+def test_a_benchmark_or_category_named_like_the_overall_column(tmp_path, command, old, new, where, what):
+    """A benchmark named Average was accepted, and the leaderboard's overall Average wrote over
+    its column (JSON scores["Average"] held one of the two); the same for a category named
+    Overall in the scorecard."""
+    text = config_path("open_llm_leaderboard_v2.yaml").read_text()
+    assert old in text
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(text.replace(old, new))
+    line = text[: text.index(old)].count("\n") + 1
+    path = write_results(tmp_path / "r", results_body())
+    assert_one_line_error(run([command, path, "--config", cfg]), f"{cfg}: line {line}, {where}", what, "rename")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ import pytest
 
 from tests.hostile.support import (
     LIGHTEVAL_DETAILS,
+    LM_EVAL_RESULTS,
     LIGHTEVAL_RESULTS,
     RANK_TEXT,
     assert_ok_or_one_line,
@@ -203,26 +205,43 @@ def test_lighteval_config_general_as_a_list(tmp_path, command):
     assert_one_line_error(run([command, path]), str(path), "config_general")
 
 
-@pytest.mark.parametrize("column,value", [("doc", "just text"), ("model_response", "just text")])
-def test_lighteval_details_with_a_string_column(tmp_path, column, value):
+def _details_with(tmp_path: Path, shape: str) -> Path:
+    """A copy of a real lighteval 0.13 SCORE details file (a run folder) with one column in a shape
+    no lighteval version writes (0.11-0.13: structs; Doc.specific a dict or None)."""
     pq = pytest.importorskip("pyarrow.parquet")
     pa = pytest.importorskip("pyarrow")
-    table = pq.read_table(LIGHTEVAL_DETAILS)
-    rows = table.to_pylist()
-    if column == "doc":
-        rows[0]["doc"] = value  # not a SCORE row any more: must be said, not crash
-    else:
-        rows[0]["model_response"] = value
-    names = [n for n in table.column_names if n not in ("doc", "model_response")]
-    out = pa.table({**{n: [r[n] for r in rows] for n in names},
-                    "doc": [json.dumps(r["doc"]) if column == "doc" and i == 0 else r["doc"] for i, r in enumerate(rows)] if column != "doc" else [value] * len(rows),
-                    "model_response": [value] * len(rows) if column == "model_response" else [r["model_response"] for r in rows]})
-    path = tmp_path / LIGHTEVAL_DETAILS.name
-    pq.write_table(out, path)
-    assert_ok_or_one_line(run(["robustness", path]))
-    code, _, err = run(["robustness", path])
-    if column == "model_response":
-        assert code == 2 and "row 0" in err and "model_response" in err
+    rows = pq.read_table(LIGHTEVAL_DETAILS).to_pylist()
+    for r in rows:
+        if shape == "doc as JSON text":
+            r["doc"] = json.dumps(r["doc"])
+        elif shape == "specific a list":
+            r["doc"]["specific"] = [r["doc"]["specific"]]
+        else:
+            r["model_response"] = "just text"
+    folder = tmp_path / "run" / "details" / "org" / "m" / "2026-11-23T12-34-43.588819"
+    folder.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(rows), folder / LIGHTEVAL_DETAILS.name)
+    return folder / LIGHTEVAL_DETAILS.name
+
+
+@pytest.mark.parametrize("shape,needle", [
+    ("doc as JSON text", "column 'doc': holds text (string), expected lighteval's document"),
+    ("specific a list", "column 'doc': field 'specific' holds a list, expected a mapping or null"),
+    ("model_response as text", "column 'model_response': holds text (string)"),
+])
+@pytest.mark.parametrize("command", ["robustness", "compare", "export"])
+def test_lighteval_details_in_a_shape_lighteval_never_writes(tmp_path, shape, needle, command):
+    """A details parquet whose doc column held strings (or doc.specific a list) was reported with
+    exit 0 as if valid: every row counted as 'without SCORE fields'."""
+    path = _details_with(tmp_path, shape)
+    assert_one_line_error(run([command, tmp_path / "run"]), f"{path}: {needle}")
+
+
+def test_lighteval_0_10_details_are_said_to_be_the_old_layout():
+    from tests.hostile.support import CORPUS
+
+    folder = CORPUS / "lighteval-0.10.0" / "accelerate"
+    assert_one_line_error(run(["compare", folder]), "no column 'doc': this is lighteval 0.8-0.10's details layout")
 
 
 def test_damaged_parquet_is_one_line(tmp_path):
@@ -448,6 +467,28 @@ def test_robustness_metric_written_as_a_string_is_an_error(tmp_path):
     path = write_results(tmp_path / "run", body, name=source.name)
     assert_one_line_error(run(["robustness", path]), str(path),
                           'results["score_prompt_robustness_mmlu_pro"]["consistency_rate,none"]', "got a string '0.5'")
+
+
+@pytest.mark.parametrize("command", [
+    ["robustness"], ["robustness", "--format", "csv"], ["compare"], ["compare", "--format", "json"], ["export"],
+    ["plan", "--task", "leaderboard_gpqa_diamond", "--metric", "acc_norm,none", "--pilot"],
+    ["leaderboard"], ["scorecard", "--config", "open_llm_leaderboard_v2"],
+])
+def test_hidden_run_folder_beside_a_run_is_said(tmp_path, command):
+    """Next to another run, a run folder whose name starts with a dot was left out without a
+    word by `plan --pilot`, and named twice in one output by `compare` and `export`."""
+    runs = tmp_path / "in"
+    if command[0] in ("robustness", "compare", "export"):
+        score_run(runs / "run0")
+        score_run(runs / ".run1")
+    else:  # an lm-eval run with samples logs
+        for name in ("run0", ".run1"):
+            shutil.copytree(LM_EVAL_RESULTS.parent, runs / name)
+    hidden = runs / ".run1"
+    code, out, err = run([*command, runs, *([runs / "run0"] if "plan" in command else [])])
+    assert code == 0, err
+    said = [text.count(f"1 hidden files and folders") for text in (out, err)]
+    assert str(hidden) in out + err and sum(said) >= 1 and max(said) == 1, out + err
 
 
 def test_robustness_hidden_run_folder_is_said(tmp_path):

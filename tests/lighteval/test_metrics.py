@@ -91,6 +91,19 @@ def test_consistency_rate_within_doc_samples_and_interval():
     assert lo < got["non_greedy_cr"] < hi
 
 
+def test_consistency_rate_is_undefined_when_nothing_parses():
+    # lighteval has no filter writing a fallback: unparsed is what ``extract`` returns as None
+    def answer_is(doc, text):
+        return text.rsplit("answer is ", 1)[1] if "answer is " in text else None
+
+    metric = LM.consistency_rate_metric(group_field=None, extract=answer_is)
+    outputs = [sample(metric, gen_doc(), ModelResponse(text=["lol", "no idea", " "])) for _ in range(12)]
+    with pytest.warns(RuntimeWarning, match="undefined"):
+        got = corpus(metric, outputs)
+    assert all(math.isnan(v) for v in got.values()) and set(got) == {
+        "consistency_rate", "consistency_rate_ci_low", "consistency_rate_ci_high"}
+
+
 def test_consistency_needs_the_group_field():
     metric = LM.consistency_rate_metric()
     with pytest.raises(ValueError, match="question_id"):

@@ -158,7 +158,7 @@ def run(tmp_path_factory, lighteval_env):
     tmp = tmp_path_factory.mktemp("variants_lighteval")
     env = {**lighteval_env, "SCOREKIT_ROBUST_CALLS": str(tmp / "calls.jsonl")}
     written = scorekit("variants", "local_labels", "--family", "option_order", "--permutations", "swap",
-                       "--harness", "lighteval", "--custom-tasks", str(LOCAL_TASKS), "--output", str(tmp / "gen"), env=env)
+                       "--harness", "lighteval", "--custom-tasks", str(LOCAL_TASKS), "--output-dir", str(tmp / "gen"), env=env)
     assert written.returncode == 0, written.stderr[-3000:]
     module = tmp / "gen" / "robust_lighteval_tasks.py"
     assert written.stdout.strip().endswith(str(module))
@@ -280,12 +280,12 @@ def test_refusals_are_one_line_exit_2_nothing_written(tmp_path, lighteval_env):
     for extra in (["--include-path", str(tmp_path)], ["--choice-score", "acc_norm"],
                   ["--custom-tasks", str(tmp_path / "missing.py")]):
         proc = scorekit("variants", "local_mc", "--family", "option_order", "--harness", "lighteval",
-                        "--output", str(out), *extra, env=lighteval_env)
+                        "--output-dir", str(out), *extra, env=lighteval_env)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
     # a cloze task (options never shown): option order would be a no-op, refused before anything is written
     proc = scorekit("variants", "local_mc", "--family", "option_order", "--harness", "lighteval",
-                    "--custom-tasks", str(LOCAL_TASKS), "--output", str(out), env=lighteval_env)
+                    "--custom-tasks", str(LOCAL_TASKS), "--output-dir", str(out), env=lighteval_env)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     [line] = [x for x in proc.stderr.splitlines() if x.startswith("scorekit: error:")]  # lighteval's import noise aside
     assert proc.stderr.strip().endswith(line) and "local_mc" in line and "every arrangement would be the same prompt" in line

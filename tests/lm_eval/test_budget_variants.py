@@ -62,9 +62,9 @@ def src(tmp_path_factory):
 def written(src, tmp_path_factory):
     out = tmp_path_factory.mktemp("budget_tasks")
     assert main(["variants", "budget_mc", "--family", "option_order", "--show-options", "--budget", "2", "--seed", "1",
-                 "--include-path", str(src), "--output", str(out)]) == 0
+                 "--include-path", str(src), "--output-dir", str(out)]) == 0
     assert main(["variants", "budget_qa", "--family", "prompt", "--templates", str(src / "templates.yml"),
-                 "--budget", "2", "--seed", "3", "--include-path", str(src), "--output", str(out)]) == 0
+                 "--budget", "2", "--seed", "3", "--include-path", str(src), "--output-dir", str(out)]) == 0
     return out
 
 
@@ -85,11 +85,11 @@ def test_the_budget_is_written_into_the_task_files(written):
 
 def test_the_command_prints_the_cost(src, tmp_path, capsys):
     assert main(["variants", "budget_qa", "--family", "prompt", "--templates", str(src / "templates.yml"),
-                 "--budget", "2", "--include-path", str(src), "--output", str(tmp_path / "t")]) == 0
+                 "--budget", "2", "--include-path", str(src), "--output-dir", str(tmp_path / "t")]) == 0
     err = capsys.readouterr().err
     assert "asks 2 of 5 prompts per question: 2.0 evaluations' worth (40% of the full run's 5)" in err
     assert main(["variants", "budget_qa", "--family", "prompt", "--templates", str(src / "templates.yml"),
-                 "--budget", "9", "--include-path", str(src), "--output", str(tmp_path / "full")]) == 0
+                 "--budget", "9", "--include-path", str(src), "--output-dir", str(tmp_path / "full")]) == 0
     assert "--budget 9 is not less than 5, a full run" in capsys.readouterr().err
 
 
@@ -98,7 +98,7 @@ def test_the_command_prints_the_cost(src, tmp_path, capsys):
 def test_bad_budgets_are_one_line_and_write_nothing(src, tmp_path, capsys, budget, said):
     out = tmp_path / "never"
     assert main(["variants", "budget_qa", "--family", "prompt", "--templates", str(src / "templates.yml"),
-                 f"--budget={budget}", "--include-path", str(src), "--output", str(out)]) == 2
+                 f"--budget={budget}", "--include-path", str(src), "--output-dir", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err, err
     assert not out.exists()
@@ -106,10 +106,10 @@ def test_bad_budgets_are_one_line_and_write_nothing(src, tmp_path, capsys, budge
 
 def test_non_greedy_and_seed_without_budget_are_refused(src, tmp_path, capsys):
     assert main(["variants", "budget_qa", "--family", "non_greedy", "--budget", "2", "--include-path", str(src),
-                 "--output", str(tmp_path / "ng")]) == 2
+                 "--output-dir", str(tmp_path / "ng")]) == 2
     assert "--samples B" in capsys.readouterr().err
     assert main(["variants", "budget_qa", "--family", "prompt", "--templates", str(src / "templates.yml"), "--seed", "2",
-                 "--include-path", str(src), "--output", str(tmp_path / "s")]) == 2
+                 "--include-path", str(src), "--output-dir", str(tmp_path / "s")]) == 2
     assert "--seed is for --budget" in capsys.readouterr().err
     assert not (tmp_path / "ng").exists() and not (tmp_path / "s").exists()
 

@@ -16,7 +16,7 @@ TASK = "robust_option_order_local_mc"
 
 def _write(src: Path, out: Path) -> int:
     return main(["variants", "local_mc", "--family", "option_order", "--show-options", "--include-path", str(src),
-                 "--output", str(out)])
+                 "--output-dir", str(out)])
 
 
 def _old_folder(tmp_path: Path) -> tuple[Path, Path]:

@@ -43,13 +43,13 @@ def qa_templates(tmp_path_factory):
 @pytest.fixture(scope="module")
 def written(src, qa_templates, tmp_path_factory):
     out = tmp_path_factory.mktemp("robust_out")
-    assert variants(*MC_TASKS, "--family", "option_order", "--show-options", "--include-path", str(src), "--output", str(out)) == 0
-    assert variants("arc_easy_local", "--family", "prompt", "--templates", str(TEMPLATES / "question_choices.yml"), "--include-path", str(src), "--output", str(out / "mc_prompt")) == 0
+    assert variants(*MC_TASKS, "--family", "option_order", "--show-options", "--include-path", str(src), "--output-dir", str(out)) == 0
+    assert variants("arc_easy_local", "--family", "prompt", "--templates", str(TEMPLATES / "question_choices.yml"), "--include-path", str(src), "--output-dir", str(out / "mc_prompt")) == 0
     assert variants("local_qa", "--family", "prompt", "--family", "non_greedy", "--templates", str(qa_templates),
-                     "--samples", "3", "--include-path", str(src), "--output", str(out)) == 0
+                     "--samples", "3", "--include-path", str(src), "--output-dir", str(out)) == 0
     swap = out / "swap"
     assert variants("local_mc", "--family", "option_order", "--permutations", "swap", "--show-options",
-                     "--include-path", str(src), "--output", str(swap)) == 0
+                     "--include-path", str(src), "--output-dir", str(swap)) == 0
     return out
 
 
@@ -343,7 +343,7 @@ def test_report_from_results_files_only(mc_run, tmp_path, capsys):
 def test_letter_generating_builtin_task_is_written_offline(tmp_path, capsys):
     """kmmlu's direct tasks generate the letter of an option their template shows: written from
     the config (their documents are checked when lm-eval runs them)."""
-    assert variants("kmmlu_direct_accounting", "--family", "option_order", "--output", str(tmp_path)) == 0
+    assert variants("kmmlu_direct_accounting", "--family", "option_order", "--output-dir", str(tmp_path)) == 0
     assert (tmp_path / "robust_option_order_kmmlu_direct_accounting.yaml").is_file()
     assert capsys.readouterr().err == ""
 
@@ -352,7 +352,7 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
     import lm_eval
     import yaml
 
-    assert variants("arc_easy", "--family", "option_order", "--show-options", "--output", str(tmp_path)) == 0
+    assert variants("arc_easy", "--family", "option_order", "--show-options", "--output-dir", str(tmp_path)) == 0
     cfg = yaml.safe_load((tmp_path / "robust_option_order_arc_easy.yaml").read_text().replace("!function ", ""))
     assert cfg["metadata"]["robust"]["config"] == str(Path(lm_eval.__file__).resolve().parent / "tasks" / "arc" / "arc_easy.yaml")
 
@@ -385,7 +385,7 @@ def test_builtin_task_is_written_without_loading_data(tmp_path):
 ])
 def test_refusals(src, tmp_path, capsys, argv, message):
     out = tmp_path / "out"
-    assert variants(*argv, "--include-path", str(src), "--output", str(out)) == 2
+    assert variants(*argv, "--include-path", str(src), "--output-dir", str(out)) == 2
     err = capsys.readouterr().err
     assert err.startswith("scorekit: error: ") and message in err and err.count("\n") == 1
     assert not out.exists()
@@ -413,7 +413,7 @@ def shapes_05(src, tmp_path_factory):
 ])
 def test_refusals_of_lm_eval_05_task_shapes(shapes_05, tmp_path, capsys, task, message):
     out = tmp_path / "out"
-    assert variants(task, "--family", "option_order", "--include-path", str(shapes_05), "--output", str(out)) == 2
+    assert variants(task, "--family", "option_order", "--include-path", str(shapes_05), "--output-dir", str(out)) == 2
     err = capsys.readouterr().err
     assert err.startswith("scorekit: error: ") and message in err and err.count("\n") == 1
     assert not out.exists()
@@ -423,7 +423,7 @@ def test_bad_templates_file_names_the_place(src, tmp_path, capsys):
     bad = tmp_path / "t.yml"
     bad.write_text('- "Q: {{question}"\n- "{{question}}"\n')
     assert variants("local_qa", "--family", "prompt", "--templates", str(bad), "--include-path", str(src),
-                     "--output", str(tmp_path / "out")) == 2
+                     "--output-dir", str(tmp_path / "out")) == 2
     err = capsys.readouterr().err
     assert f"{bad}: item 0: jinja syntax error in template 0" in err and err.count("\n") == 1
 
@@ -432,7 +432,7 @@ def test_a_file_it_did_not_write_is_not_replaced(src, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     (out / "robust_local_mc.yaml").write_text("group: mine\n")
-    assert variants("local_mc", "--family", "option_order", "--show-options", "--include-path", str(src), "--output", str(out)) == 2
+    assert variants("local_mc", "--family", "option_order", "--show-options", "--include-path", str(src), "--output-dir", str(out)) == 2
     assert "not written by scorekit variants; not replaced" in capsys.readouterr().err
     assert (out / "robust_local_mc.yaml").read_text() == "group: mine\n"
     assert not (out / "robust_option_order_local_mc.yaml").exists()
@@ -452,7 +452,7 @@ def clashing(src, tmp_path_factory):
 def test_names_that_clash_in_one_call_are_refused(clashing, qa_templates, tmp_path, capsys):
     out = tmp_path / "out"
     assert variants("qa", "prompt_qa", "--family", "prompt", "--templates", str(qa_templates), "--include-path",
-                     str(clashing), "--output", str(out)) == 2
+                     str(clashing), "--output-dir", str(out)) == 2
     err = capsys.readouterr().err
     assert ("scorekit: error: the prompt family of task qa and the group of task prompt_qa would both be written to "
             "robust_prompt_qa.yaml") in err and err.count("\n") == 1
@@ -461,7 +461,7 @@ def test_names_that_clash_in_one_call_are_refused(clashing, qa_templates, tmp_pa
 
 def test_a_file_written_for_another_task_is_not_replaced(clashing, qa_templates, tmp_path, capsys):
     out = tmp_path / "out"
-    args = ("--family", "prompt", "--templates", str(qa_templates), "--include-path", str(clashing), "--output", str(out))
+    args = ("--family", "prompt", "--templates", str(qa_templates), "--include-path", str(clashing), "--output-dir", str(out))
     assert variants("qa", *args) == 0
     before = {p.name: p.read_text() for p in out.iterdir()}
     capsys.readouterr()
@@ -538,7 +538,7 @@ def _robust_gsm(tmp_path: Path) -> Path:
         f"include: {LM_EVAL_TASKS / 'gsm8k' / 'gsm8k.yaml'}\ntask: gsm_local\ntag: []\ndataset_path: json\n"
         f"dataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\n    train: {data}\n")
     assert variants("gsm_local", "--family", "non_greedy", "--samples", "3", "--include-path", str(src),
-                     "--output", str(tmp_path / "out")) == 0
+                     "--output-dir", str(tmp_path / "out")) == 0
     return tmp_path / "out"
 
 
@@ -613,7 +613,7 @@ def test_answers_scored_by_the_task_own_process_results(src, tmp_path):
     templates = tmp_path / "t.yml"
     templates.write_text('- "Q: {{question}}\\nA:"\n- "{{question}}"\n')
     assert variants("qa_contains", "--family", "prompt", "--templates", str(templates), "--include-path", str(tasks),
-                     "--output", str(tmp_path / "out")) == 0
+                     "--output-dir", str(tmp_path / "out")) == 0
 
     def answers(context, gen_kwargs, doc):  # the gold inside a sentence under the first template only
         return f"It is {doc['answer']}, surely" if context.startswith("Q: ") else "nothing"
@@ -625,9 +625,9 @@ def test_answers_scored_by_the_task_own_process_results(src, tmp_path):
 def test_the_group_keeps_families_written_earlier(src, qa_templates, tmp_path):
     import yaml
 
-    assert variants("local_qa", "--family", "non_greedy", "--include-path", str(src), "--output", str(tmp_path)) == 0
+    assert variants("local_qa", "--family", "non_greedy", "--include-path", str(src), "--output-dir", str(tmp_path)) == 0
     assert variants("local_qa", "--family", "prompt", "--templates", str(qa_templates), "--include-path", str(src),
-                     "--output", str(tmp_path)) == 0
+                     "--output-dir", str(tmp_path)) == 0
     group = yaml.safe_load((tmp_path / "robust_local_qa.yaml").read_text())
     assert group["task"] == ["robust_prompt_local_qa", "robust_non_greedy_local_qa"]
     task = yaml.safe_load((tmp_path / "robust_non_greedy_local_qa.yaml").read_text().replace("!function ", ""))
@@ -654,7 +654,7 @@ def _bbh_like(folder: Path, rows: list[dict]) -> Path:
 def test_a_document_without_its_options_is_refused_before_writing(tmp_path, capsys):
     _bbh_like(tmp_path, [*BBH_LIKE, {"input": "Which is an animal?", "target": "(A)"}])
     out = tmp_path / "out"
-    assert variants("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output", str(out)) == 2
+    assert variants("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output-dir", str(out)) == 2
     err = capsys.readouterr().err
     assert err.startswith("scorekit: error: task bbh_like: document 2: the prompt does not show the labels A, B, ...")
     assert err.count("\n") == 1 and not out.exists()
@@ -665,7 +665,7 @@ def test_a_later_document_stops_the_run_in_one_line(tmp_path):
     the bad document with scorekit's one line and exit status 2, not a traceback."""
     data = _bbh_like(tmp_path, BBH_LIKE)
     out = tmp_path / "out"
-    assert variants("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output", str(out)) == 0
+    assert variants("bbh_like", "--family", "option_order", "--include-path", str(tmp_path), "--output-dir", str(out)) == 0
     rows = [*BBH_LIKE, {"input": "Pick one:\n(A) one\n(B) two\n(A) three", "target": "(A)"}]
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     run = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(out),

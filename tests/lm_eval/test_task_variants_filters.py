@@ -45,7 +45,7 @@ def variants_gsm(tmp: Path) -> Path:
     (src / "gsm_local.yaml").write_text(
         f"include: {LM_EVAL_TASKS / 'gsm8k' / 'gsm8k.yaml'}\ntask: gsm_local\ntag: []\ndataset_path: json\n"
         f"dataset_name: null\ndataset_kwargs:\n  data_files:\n    test: {data}\n    train: {data}\n")
-    assert main(["variants", "gsm_local", "--family", "non_greedy", "--include-path", str(src), "--output", str(tmp / "tasks")]) == 0
+    assert main(["variants", "gsm_local", "--family", "non_greedy", "--include-path", str(src), "--output-dir", str(tmp / "tasks")]) == 0
     return tmp / "tasks"
 
 

@@ -73,9 +73,9 @@ def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("shapes_robust")
     shown = [local_name(s) for s in SHAPES if not s.show_options]
     cloze = [local_name(s) for s in SHAPES if s.show_options]
-    assert main(["variants", *shown, "--family", "option_order", "--include-path", str(src), "--output", str(out)]) == 0
+    assert main(["variants", *shown, "--family", "option_order", "--include-path", str(src), "--output-dir", str(out)]) == 0
     assert main(["variants", *cloze, "--family", "option_order", "--show-options", "--include-path", str(src),
-                 "--output", str(out)]) == 0
+                 "--output-dir", str(out)]) == 0
     logs = tmp_path_factory.mktemp("shapes_logs")
     tracker = EvaluationTracker(output_path=str(logs))
     tasks = [f"robust_option_order_{local_name(s)}" for s in SHAPES]

@@ -18,6 +18,7 @@ from scorekit.metrics.intervals import (
     mcnemar_p,
     paired_bootstrap,
     spread_statistic,
+    t_interval,
     threshold_stderr,
     wilson_interval,
     z_value,
@@ -49,6 +50,48 @@ def test_wilson_arrays_and_errors():
     with pytest.raises(ValueError):
         wilson_interval(1, 10, confidence=1.0)
     assert abs(z_value(0.95) - Z) < 1e-12
+
+
+# --- the same numbers as scipy / statsmodels (kept hand-written: see metrics/intervals.py) -------
+
+
+def test_wilson_equals_scipy():
+    from scipy.stats import binomtest
+
+    for confidence in (0.8, 0.9, 0.95, 0.99):
+        for n in range(1, 41):
+            ks = np.arange(n + 1)
+            lows, highs = wilson_interval(ks, np.full(n + 1, n), confidence)  # arrays, as compare passes them
+            for k in ks:
+                ci = binomtest(int(k), n).proportion_ci(confidence, method="wilson")
+                assert abs(lows[k] - ci.low) < 1e-12 and abs(highs[k] - ci.high) < 1e-12, (k, n, confidence)
+                assert wilson_interval(int(k), n, confidence) == (lows[k], highs[k])
+
+
+def test_t_interval_equals_scipy():
+    from scipy.stats import t
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        x = rng.random(int(rng.integers(2, 30)))
+        confidence = float(rng.choice([0.8, 0.9, 0.95, 0.99]))
+        want = t.interval(confidence, x.size - 1, loc=x.mean(), scale=x.std(ddof=1) / math.sqrt(x.size))
+        assert np.allclose(t_interval(x, confidence), want, rtol=0, atol=1e-12)
+    # where they differ on purpose: identical values give a zero-width interval (scipy: nan)
+    assert t_interval([0.5, 0.5, 0.5]) == (0.5, 0.5)
+
+
+@pytest.mark.parametrize("p,want", [
+    # statsmodels 0.15.0: statsmodels.stats.multitest.multipletests(p, method="holm")[1]
+    ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),
+    ([0.2, 0.01, 0.5, 0.01], [0.4, 0.04, 0.5, 0.04]),
+    ([0.001, 0.9], [0.002, 0.9]),
+    ([0.05, 0.05, 0.05, 0.05], [0.2, 0.2, 0.2, 0.2]),
+    ([0.0123, 0.0456, 0.00789, 0.31, 0.0021, 0.049], [0.0492, 0.1368, 0.03945, 0.31, 0.0126, 0.1368]),
+    ([0.6, 0.3, 0.02, 0.04, 0.001, 0.8, 0.011], [1.0, 0.8999999999999999, 0.1, 0.16, 0.007, 1.0, 0.066]),
+])
+def test_holm_equals_statsmodels(p, want):
+    assert holm(p) == want
 
 
 def _mcnemar_by_hand(n10: int, n01: int) -> float:

@@ -44,3 +44,14 @@ def test_registered_reader_is_asked_first_and_builtins_still_read(tmp_path, monk
     assert layouts == ["csv", "upstream"]  # the built-in lm-eval reader still read its log
     (mine,) = [s for s in result.samples if s.layout == "csv"]
     assert mine.model == "mine" and len(mine.records) == 20
+
+
+def test_register_reader_adds_a_reader_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(R, "READERS", [])
+    reader = CsvAnswers()
+    R.register_reader(reader)
+    R.register_reader(reader)
+    assert R.READERS == [reader]
+    (tmp_path / "mine.answers.csv").write_text("q0,0,0,1\nq0,1,1,0\n")
+    (mine,) = R.read_paths([tmp_path]).samples
+    assert mine.layout == "csv" and len(mine.records) == 2

@@ -61,3 +61,20 @@ def inspect_run(log_dir: Path, model: str, right: Callable[[int, int], bool], *,
                           log_format=log_format)
     assert log.status == "success", log.error
     return Path(log.location)
+
+
+# The worked example of docs/compare.md and docs/export.md: 40 questions, 4 epochs; of question
+# i's four answers, strong gets 1 right when i % 5 == 0, else 4; weak gets i % 4 right.
+DOCS_EXAMPLE = {"strong": lambda i: 1 if i % 5 == 0 else 4, "weak": lambda i: i % 4}
+
+
+def write_docs_example(folder: Path) -> None:
+    """``folder/strong`` and ``folder/weak``: the logs of the docs' worked example."""
+    for name, correct in DOCS_EXAMPLE.items():
+        inspect_run(folder / name, f"acme/{name}", lambda i, k, c=correct: k < c(i), n=40, epochs=4)
+
+
+if __name__ == "__main__":  # python tests/support/inspect_runs.py DIR (the docs check's setup)
+    import sys
+
+    write_docs_example(Path(sys.argv[1]))

@@ -13,7 +13,10 @@ scored by :func:`scorekit.aggregate.score_results.score_results` with two rules 
 
 A column's raw value is the weighted mean of its metrics' values (weights 1: the plain mean).
 Stderr, intervals (score -/+ z * stderr cut to [0, scale]) and ``indistinguishable_from_best``
-come from the scoring (:mod:`scorekit.aggregate.threshold`, :func:`score_results.rank`).
+come from the scoring (:mod:`scorekit.aggregate.threshold`, :func:`score_results.rank`). A config
+of SCORE per-prompt accuracies has no stderr in the results files; :func:`add_sample_intervals`
+gives its columns the bootstrap intervals of :mod:`scorekit.aggregate.prompt_intervals` from the
+runs' samples logs (the intervals ``scorekit demo`` prints).
 """
 
 from __future__ import annotations
@@ -24,12 +27,14 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from scorekit.aggregate.results_files import ModelResults
+from scorekit.aggregate.score_results import Note
 from scorekit.harness_outputs.kinds import LIGHTEVAL
-from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
+from scorekit.aggregate.scoring_config import LEADERBOARD_OVERALL, ScoringConfig, load_scoring_config
+from scorekit.errors import listed
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
 DEFAULT_LIGHTEVAL_CONFIG = "open_llm_leaderboard_v2_lighteval.yaml"
-AVERAGE = "Average"  # the column of the config's overall score
+AVERAGE = LEADERBOARD_OVERALL  # the column of the config's overall score (no benchmark may take it)
 
 
 @dataclass
@@ -44,20 +49,27 @@ class LeaderboardRow:
     config: str
     average_column: str | None = AVERAGE
     missing_detail: dict[str, list[str]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     stderr: dict[str, float | None] = field(default_factory=dict)
     indistinguishable_from_best: bool | None = None
     scale: float = 100.0
+    sampled: dict[str, tuple[float, float]] = field(default_factory=dict)  # 95% bootstrap intervals (no stderr)
 
     def intervals(self, confidence: float = 0.95) -> dict[str, tuple[float, float] | None]:
-        """``score -/+ z * stderr`` cut to [0, scale] per column, or None (no score or no stderr)."""
+        """``score -/+ z * stderr`` cut to [0, scale] per column; a column without a stderr has its
+        bootstrap interval from the samples logs (:attr:`sampled`, 95% only), else None."""
         from scorekit.metrics.intervals import z_value
 
         z = z_value(confidence)
         out: dict[str, tuple[float, float] | None] = {}
         for c, v in self.scores.items():
             se = self.stderr.get(c)
-            out[c] = None if v is None or se is None or math.isnan(se) else (max(0.0, v - z * se), min(self.scale, v + z * se))
+            if v is None:
+                out[c] = None
+            elif se is None or math.isnan(se):
+                out[c] = self.sampled.get(c) if confidence == 0.95 else None
+            else:
+                out[c] = (max(0.0, v - z * se), min(self.scale, v + z * se))
         return out
 
     def to_json(self) -> dict:
@@ -84,7 +96,7 @@ def config_name(config: ScoringConfig) -> str:
     return config.name or Path(config.path).stem
 
 
-def _row(m: dict, config: ScoringConfig, notes: list[str], absent: dict[str, str]) -> LeaderboardRow:
+def _row(m: dict, config: ScoringConfig, notes: list[Note], absent: dict[str, str]) -> LeaderboardRow:
     scores: dict[str, float | None] = {}
     raw: dict[str, float | None] = {}
     stderr: dict[str, float | None] = {}
@@ -152,13 +164,79 @@ def compute_leaderboard(models: Iterable[ModelResults],
     return out
 
 
+def add_sample_intervals(rows: Sequence[LeaderboardRow], models: dict[str, ModelResults],
+                         configs: Sequence[ScoringConfig]) -> None:
+    """Give each row whose columns lack an interval, scored with a config of SCORE per-prompt
+    accuracies (:func:`scorekit.aggregate.prompt_intervals.prompt_columns`), the bootstrap
+    intervals of its runs' samples logs (:func:`~scorekit.aggregate.prompt_intervals.summary_intervals`)
+    in :attr:`LeaderboardRow.sampled`, and replace its notes of unknown stderr by one note saying
+    where the intervals come from. The columns' raw values the samples give (each the mean of its
+    prompts' accuracies) must equal the row's (to 1e-9), else the samples are not those scores'
+    documents and nothing is used; samples that cannot be read are said in a note, never an error
+    (the intervals are extra)."""
+    from scorekit.aggregate.prompt_intervals import prompt_columns
+
+    by_name = {config_name(c): (c, prompt_columns(c)) for c in configs}
+    for row in rows:
+        config, parts = by_name.get(row.config, (None, None))
+        if parts is None or row.model not in models:
+            continue
+        lacking = [c for c, ci in row.intervals().items() if ci is None and row.scores.get(c) is not None]
+        paths = _samples_files(models[row.model], parts) if lacking else None
+        if paths:
+            said = _bootstrap(row, paths, config, lacking)
+            if said:
+                row.notes.append(Note("sampled_intervals", said))
+
+
+def _samples_files(model: ModelResults, parts) -> list[str] | None:
+    """The results and samples files of every task the columns read, or None if one is missing."""
+    from scorekit.aggregate.results_files import find
+    from scorekit.harness_outputs.samples import run_samples_file
+
+    paths: list[str] = []
+    for task in dict.fromkeys(task for _, column in parts for task, _, _, _ in column):
+        found = find(model, task)
+        samples = None if found is None else run_samples_file(found[1].path, found[0])
+        if samples is None:
+            return None
+        paths += [found[1].path, samples]
+    return list(dict.fromkeys(paths))
+
+
+def _bootstrap(row: LeaderboardRow, paths: list[str], config: ScoringConfig, lacking: list[str]) -> str | None:
+    """Set ``row.sampled`` from the samples ``paths`` (see :func:`add_sample_intervals`);
+    the note to add (None when nothing was found to say)."""
+    from scorekit.aggregate.prompt_intervals import raw_values, summary_intervals
+    from scorekit.errors import ScorekitError
+    from scorekit.robustness.readers import read_paths
+
+    try:
+        samples = read_paths(paths).samples
+    except ScorekitError as exc:
+        return f"the intervals were not bootstrapped from the samples logs: {exc}"
+    raw = raw_values(samples, config).get(row.model)
+    if not raw:
+        return None
+    # the columns' raw values (means of the prompts' accuracies, not clamped at chance) must be the files'
+    off = next((c for c, v in raw.items() if row.raw.get(c) is None or abs(v - row.raw[c]) > 1e-9), None)
+    if off is not None:
+        return (f"the samples logs give {off} a raw value of {raw[off]!r}, the results files {row.raw.get(off)!r}: not "
+                "the same documents; no interval was bootstrapped")
+    found = summary_intervals(samples, config)[row.model]
+    row.sampled = {c: (float(found[c][1]), float(found[c][2])) for c in lacking if c in found}
+    covered = {b.name for b, c in zip(config.benchmarks, columns(config)) if c in row.sampled}
+    row.notes[:] = [n for n in row.notes if not (n.kind == "stderr_unknown" and n.benchmark in covered)]
+    return (f"the results files have no stderr for SCORE's per-prompt accuracies: the {listed(row.sampled)} "
+            "intervals are a bootstrap over questions from the runs' samples logs (as `scorekit demo` prints them)")
+
+
 def override_notes(models: Iterable[ModelResults]) -> list[str]:
     """Human-readable lines for every task replaced by a newer file while merging."""
     lines = []
     for model in models:
         for ov in model.overrides:
-            shown = ", ".join(ov.tasks[:3]) + (f", ... ({len(ov.tasks)} tasks)" if len(ov.tasks) > 3 else "")
-            lines.append(f"{model.model}: {shown} found in {ov.dropped} and {ov.kept}; kept the newer {ov.kept}")
+            lines.append(f"{model.model}: {listed(ov.tasks)} found in {ov.dropped} and {ov.kept}; kept the newer {ov.kept}")
     return lines
 
 
@@ -171,8 +249,7 @@ def missing_notes(rows: Iterable[LeaderboardRow]) -> list[str]:
         parts = []
         for col in row.missing:
             absent = row.missing_detail.get(col, [])
-            shown = ", ".join(absent[:4]) + (f", ... ({len(absent)} in all)" if len(absent) > 4 else "")
-            parts.append(f"{col} (absent: {shown})")
+            parts.append(f"{col} (absent: {listed(absent)})")
         tail = f"; {row.average_column} left out" if row.average_column else ""
         lines.append(f"{row.model}: missing " + "; ".join(parts) + tail)
     return lines

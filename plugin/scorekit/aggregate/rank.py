@@ -40,7 +40,7 @@ from __future__ import annotations
 import ast
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -51,8 +51,9 @@ from scorekit.io import nul_line, read_text
 
 TOTALS_KEY = "known_totals"
 # Rank ranges compare every pair of models with intervals; above this many such models the
-# comparisons (their square) would take long (10,000 models: ~30 CPU-s), so the ranges are left out
-# (N/A) and the command says so. "Tied with best" compares one row and is always given.
+# comparisons (their square) would take long (5,000 models on six leaderboards: ~4 s, bench/bench_rank.py),
+# so the ranges are left out (N/A) and the command says so. "Tied with best" compares one row and is
+# always given; models without intervals are never compared.
 RANK_RANGE_MODELS_MAX = 5_000
 _PAIRS_PER_BLOCK = 1 << 20
 
@@ -256,9 +257,9 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
     ``confidence`` (see the module docstring).
 
     Models with no rank in any benchmark are not in the result (see :func:`unranked_models`).
+    Time grows linearly with the models (the rank ranges: with the square of the models that have
+    intervals, at most :data:`RANK_RANGE_MODELS_MAX`).
     """
-    from scorekit.metrics.intervals import std_interval, t_interval
-
     models = sorted({m for b in data.benchmarks for m, r in b.ranks.items() if r is not None})
     if not models:
         return []
@@ -276,26 +277,20 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
     dev = np.where(present, pct - mean[:, None], 0.0)
     std = np.sqrt((dev**2).sum(axis=1) / count)
     order = sorted(range(len(models)), key=lambda i: (round(float(score[i]), 12), -int(count[i]), models[i]))
-    values = [pct[i, present[i]] for i in range(len(models))]
-    score_ci, std_ci = [], []
-    for i, v in enumerate(values):
-        if v.size < 2:
-            score_ci.append(None)
-            std_ci.append(None)
-            continue
-        lo, hi = t_interval(v, confidence)
-        score_ci.append((max(0.0, lo) + float(penalty[i]), min(1.0, hi) + float(penalty[i])))
-        slo, shi = std_interval(v, confidence)
-        std_ci.append((min(slo, 0.5), min(shi, 0.5)))
-    with_ci = np.array([v.size >= 2 for v in values])
+    spread = _Spread.of(pct, present, count, confidence)
+    # a model without an interval is never ahead or behind: only the others are compared
+    with_ci = np.flatnonzero(count >= 2)
     n = len(models)
-    ranged = int(with_ci.sum()) <= RANK_RANGE_MODELS_MAX
-    ahead_of_it, behind_it = _ahead_counts(values, score, confidence) if ranged else (None, None)
+    ranged = with_ci.size <= RANK_RANGE_MODELS_MAX
+    ahead_of_it = np.zeros(n, dtype=np.int64)
+    behind_it = np.zeros(n, dtype=np.int64)
+    if ranged and with_ci.size:
+        ahead_of_it[with_ci], behind_it[with_ci] = _ahead_counts(spread.subset(with_ci), score[with_ci], confidence)
     best = order[0]
-    best_ahead = _ahead_row(values, score, confidence, best)  # the first row against every model
+    best_ahead = _ahead_block(spread, score, confidence, np.array([best]))[0]  # the first row against every model
     rows = []
     for pos, i in enumerate(order, start=1):
-        known = score_ci[i] is not None
+        known = count[i] >= 2
         rows.append(
             RankRow(
                 position=pos,
@@ -303,65 +298,107 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
                 score=float(score[i]),
                 mean=float(mean[i]),
                 penalty=float(penalty[i]),
-                std=float(std[i]) if count[i] >= 2 else None,
+                std=float(std[i]) if known else None,
                 n_benchmarks=int(count[i]),
                 cost=data.costs.get(models[i]),
                 percentiles={b.name: float(pct[i, j]) for j, b in enumerate(data.benchmarks) if present[i, j]},
-                score_ci=score_ci[i],
-                std_ci=std_ci[i],
+                score_ci=(max(0.0, float(spread.mean_lo[i])) + float(penalty[i]),
+                          min(1.0, float(spread.mean_hi[i])) + float(penalty[i])) if known else None,
+                std_ci=(min(float(spread.std_lo[i]), 0.5), min(float(spread.std_hi[i]), 0.5)) if known else None,
                 position_ci=(1 + int(ahead_of_it[i]), n - int(behind_it[i])) if known and ranged else None,
-                tied_with_best=(True if pos == 1 else (None if not known or score_ci[best] is None
+                tied_with_best=(True if pos == 1 else (None if not known or count[best] < 2
                                                       else not bool(best_ahead[i]))),
             )
         )
     return rows
 
 
-def _welch_se2(values: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Per model: the number of percentiles and the squared standard error of their mean
-    (NaN under 2 values)."""
-    size = np.array([v.size for v in values], dtype=np.float64)
-    var = np.array([v.var(ddof=1) / v.size if v.size >= 2 else np.nan for v in values])  # se^2
-    return size, var
+@dataclass(frozen=True)
+class _Spread:
+    """Per model, from its percentiles on the leaderboards it is on (NaN under 2 values): their
+    number, the squared standard error of their mean (sample variance / n), and the Student t
+    interval of the mean and the chi-square interval of the std, the formulas of
+    :func:`scorekit.metrics.intervals.t_interval` and :func:`~scorekit.metrics.intervals.std_interval`
+    computed for all models with the same number of values at once (one quantile per number)."""
+
+    size: np.ndarray
+    se2: np.ndarray
+    mean_lo: np.ndarray
+    mean_hi: np.ndarray
+    std_lo: np.ndarray
+    std_hi: np.ndarray
+
+    @classmethod
+    def of(cls, pct: np.ndarray, present: np.ndarray, count: np.ndarray, confidence: float) -> "_Spread":
+        from scipy.special import chdtri, stdtrit
+
+        if not 0 < confidence < 1:
+            raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+        size = count.astype(np.float64)
+        se2, mean_lo, mean_hi, std_lo, std_hi = (np.full(len(count), np.nan) for _ in range(5))
+        alpha = 1 - confidence
+        for k in np.unique(count[count >= 2]):
+            rows = np.flatnonzero(count == k)
+            values = pct[rows][present[rows]].reshape(len(rows), k)  # each row's values in benchmark order
+            m = values.mean(axis=1)
+            s = values.std(axis=1, ddof=1)
+            half = float(stdtrit(k - 1, (1 + confidence) / 2)) * s / math.sqrt(k)
+            mean_lo[rows], mean_hi[rows] = m - half, m + half
+            df = int(k) - 1
+            # chdtri(df, q) is the chi-square quantile with upper tail q
+            std_lo[rows] = s * math.sqrt(df / float(chdtri(df, alpha / 2)))
+            std_hi[rows] = s * math.sqrt(df / float(chdtri(df, 1 - alpha / 2)))
+            se2[rows] = values.var(axis=1, ddof=1) / k
+        return cls(size, se2, mean_lo, mean_hi, std_lo, std_hi)
+
+    def subset(self, rows: np.ndarray) -> "_Spread":
+        return _Spread(*(getattr(self, f.name)[rows] for f in fields(self)))
 
 
-def _ahead_block(size: np.ndarray, var: np.ndarray, score: np.ndarray, confidence: float, rows: np.ndarray) -> np.ndarray:
+def _ahead_block(spread: _Spread, score: np.ndarray, confidence: float, rows: np.ndarray) -> np.ndarray:
     """``ahead[k, i]`` for the models ``k`` in ``rows`` against every model ``i``: model k's score is
     significantly lower (better) than model i's (Welch t test at ``confidence``, two-sided
     level; see the module docstring). False when either model has fewer than 2 percentiles."""
-    from scipy.special import stdtrit
+    from scipy.special import ndtri, stdtrit
 
+    size, var = spread.size, spread.se2
+    q = (1 + confidence) / 2
     diff = score[None, :] - score[rows, None]  # [k, i] = score_i - score_k
     vk = var[rows, None]
     se2 = vk + var[None, :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        nu = se2**2 / ((vk**2 / (size[rows, None] - 1)) + (var**2 / (size - 1))[None, :])
-        t = stdtrit(np.where(se2 > 0, nu, 1.0), (1 + confidence) / 2)
-        # no spread in either model: any difference is the whole story
-        out = np.where(se2 > 0, diff > t * np.sqrt(se2), diff > 1e-12)
-    out &= ~np.isnan(se2)
+    spread_pairs = se2 > 0  # False for NaN too
+    out = np.where(np.isnan(se2) | spread_pairs, False, diff > 1e-12)  # no spread in either: any difference counts
+    # The Welch quantile t_nu lies between the normal quantile (nu -> inf) and t at
+    # min(n_k, n_i) - 1 degrees of freedom (the smallest nu can be): only pairs whose difference
+    # falls between the two bounds need t_nu itself, a costly call (~1 us a pair; 5,000 models
+    # with intervals: 31 -> 4 s). The 1e-9 margins keep rounding from deciding a pair.
+    root = np.sqrt(np.where(spread_pairs, se2, 0.0))
+    t_most = stdtrit(np.arange(1, max(2, int(size.max()))), q)  # [df - 1]: t at df = 1, 2, ...
+    fewest = np.minimum(size[rows, None], size[None, :]).astype(np.int64)
+    t_high = t_most[np.maximum(fewest - 2, 0)]  # (pairs with a 1-value model are left out below)
+    surely = spread_pairs & (diff > t_high * root * (1 + 1e-9))
+    maybe = spread_pairs & ~surely & (diff > float(ndtri(q)) * root * (1 - 1e-9))
+    k, i = np.nonzero(maybe)
+    if k.size:
+        a, b = var[rows[k]], var[i]
+        nu = (a + b) ** 2 / (a**2 / (size[rows[k]] - 1) + b**2 / (size[i] - 1))
+        out[k, i] = diff[k, i] > stdtrit(nu, q) * root[k, i]
+    out |= surely
     out[np.arange(len(rows)), rows] = False
     return out
 
 
-def _ahead_row(values: Sequence[np.ndarray], score: np.ndarray, confidence: float, k: int) -> np.ndarray:
-    """Whether model ``k`` is ahead of each model (one row of the pairwise comparison)."""
-    size, var = _welch_se2(values)
-    return _ahead_block(size, var, score, confidence, np.array([k]))[0]
-
-
-def _ahead_counts(values: Sequence[np.ndarray], score: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+def _ahead_counts(spread: _Spread, score: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """Per model: how many models are ahead of it, and how many it is ahead of. The pairs are
     compared in blocks of rows (about :data:`_PAIRS_PER_BLOCK` at a time), so memory stays
     flat however many models there are; time grows with their square."""
-    size, var = _welch_se2(values)
-    n = len(values)
+    n = len(score)
     ahead_of_it = np.zeros(n, dtype=np.int64)
     behind_it = np.zeros(n, dtype=np.int64)
     step = max(1, _PAIRS_PER_BLOCK // max(n, 1))
     for start in range(0, n, step):
         rows = np.arange(start, min(n, start + step))
-        block = _ahead_block(size, var, score, confidence, rows)
+        block = _ahead_block(spread, score, confidence, rows)
         ahead_of_it += block.sum(axis=0)
         behind_it[rows] = block.sum(axis=1)
     return ahead_of_it, behind_it

@@ -47,11 +47,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.folders import WALK_SKIPS, walk
 from scorekit.harness_outputs.identity import model_identity
 from scorekit.harness_outputs.keys import find_task_key, split_task_key, ungrouped
-from scorekit.harness_outputs.kinds import LM_EVAL, results_harness
+from scorekit.harness_outputs.kinds import LM_EVAL, Harness, results_harness
 from scorekit.harness_outputs.runs import run_time
 from scorekit.io import load_json
 
@@ -62,7 +62,7 @@ class ResultsFile:
     """One results file as read: ``tasks`` maps task key -> metric key -> value (as written)."""
 
     path: str
-    harness: str
+    harness: Harness
     model: str
     timestamp: float
     timestamp_source: str  # "file name", "date field" or "modification time"
@@ -79,7 +79,7 @@ class TaskResult:
     metrics: dict[str, Any]
     source: str
     timestamp: float
-    harness: str
+    harness: Harness
     n_shot: int | None = None
 
 
@@ -142,7 +142,7 @@ class LoadedResults:
         parts = []
         for reason, paths in self.skipped.items():
             if paths and reason in WALK_SKIPS:
-                parts.append(f"{len(paths)} {reason} ({', '.join(paths)})")
+                parts.append(f"{len(paths)} {reason} ({listed(paths)})")
             elif paths:
                 parts.append(f"{len(paths)} {reason} (e.g. {paths[0]})")
         return f"skipped {total} file(s) or folder(s) that are not results files: " + "; ".join(parts)

@@ -40,7 +40,59 @@ from scorekit.aggregate.results_files import (
     stderr_value,
 )
 from scorekit.aggregate.scoring_config import ScoringConfig
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
+
+# The kinds of :class:`Note`, and how a summary line counts them (``{n}`` notes of one model,
+# about ``{k}`` tasks).
+NOTE_KINDS = {
+    "several_runs": "{n} tasks found in several runs, the newest used",
+    "group_value": "{n} group values derived from their subtasks (intervals unknown)",
+    "stderr_from_samples": "{n} stderrs computed from the runs' samples logs, in {k} task(s)",
+    "stderr_unknown": "no usable stderr for {n} metrics of {k} task(s)",
+    "sampled_intervals": "{n} notes on intervals bootstrapped from the samples logs",
+}
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note of :func:`gather`: its kind (:data:`NOTE_KINDS`), its line, the task (results
+    key) it is about, the benchmark whose interval it concerns and, for ``stderr_unknown``, why."""
+
+    kind: str
+    line: str
+    task: str = ""
+    benchmark: str = ""
+    why: str = ""
+
+    def __str__(self) -> str:
+        return self.line
+
+
+SUMMED_UP_ABOVE = 3  # a model's notes of one kind are each a line up to this many, then one line
+
+
+def note_lines(notes: dict[str, list[Note]], *, every: bool = False) -> list[str]:
+    """The lines to print for every model's notes: up to :data:`SUMMED_UP_ABOVE` notes of one
+    kind about one model are each a line; more are summed up in one line per model and kind (how
+    many, their tasks, the first reason), unless ``every`` (``-v``) asks for each line."""
+    lines = []
+    for model, model_notes in notes.items():
+        kinds: dict[str, list[Note]] = {}
+        for n in model_notes:
+            kinds.setdefault(n.kind, []).append(n)
+        for kind, group in kinds.items():
+            if every or len(group) <= SUMMED_UP_ABOVE:
+                lines.extend(f"{model}: {n.line}" for n in group)
+                continue
+            tasks = list(dict.fromkeys(n.task for n in group))
+            line = f"{model}: {NOTE_KINDS[kind].format(n=len(group), k=len(tasks))}: {listed(tasks)}"
+            if kind == "stderr_unknown":
+                whys = list(dict.fromkeys(n.why for n in group))
+                benchmarks = list(dict.fromkeys(n.benchmark for n in group))
+                line += (f"; {whys[0]}" + (f" (and {len(whys) - 1} other reason(s))" if len(whys) > 1 else "")
+                         + f"; the {listed(benchmarks)} interval(s) are unknown")
+            lines.append(line + " (-v: one line each)")
+    return lines
 
 
 @dataclass
@@ -49,7 +101,7 @@ class Inputs:
 
     models: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # {task: {metric: value}}
     newest: dict[str, Callable[[str], Any]] = field(default_factory=dict)  # key -> (run time, path)
-    notes: dict[str, list[str]] = field(default_factory=dict)  # in config order, each once
+    notes: dict[str, list[Note]] = field(default_factory=dict)  # in config order, each once
     absent: dict[str, dict[str, str]] = field(default_factory=dict)  # metric path -> what is absent
 
 
@@ -60,7 +112,7 @@ def gather(models: Iterable[ModelResults], config: ScoringConfig, *, fractions: 
     for mr in models:
         files = mr.task_files
         tasks = {k: f.tasks[k] for k, f in files.items()}
-        notes: list[str] = []
+        notes: list[Note] = []
         absent: dict[str, str] = {}
         for spec in config.metrics:
             used = _find(mr, tasks, spec.keys)
@@ -74,7 +126,8 @@ def gather(models: Iterable[ModelResults], config: ScoringConfig, *, fractions: 
             if rf is None or metric not in rf.tasks[key]:
                 continue  # a value derived for an earlier metric
             if others:
-                notes.append(f"{task}: several runs ({', '.join(sorted([key] + others))}); used the newest, {key} from {rf.path}")
+                notes.append(Note("several_runs", f"{task}: several runs ({', '.join(sorted([key] + others))}); used the "
+                                  f"newest, {key} from {rf.path}", task=task))
             value = tasks[key][metric]
             if fractions and (type(value) is not float or not 0.0 <= value <= 1.0):
                 check_fraction(value, path=rf.path, where=f'results["{key}"]["{metric}"]')
@@ -82,10 +135,11 @@ def gather(models: Iterable[ModelResults], config: ScoringConfig, *, fractions: 
             if math.isnan(stderr_value(tasks[key].get(se_key))):  # "N/A": the samples log may tell
                 se, why = samples_stderr(rf, key, metric)
                 if se is None:
-                    notes.append(f"{key}: no usable {se_key}, {why}; the {spec.benchmark} interval is unknown")
+                    notes.append(Note("stderr_unknown", f"{key}: no usable {se_key}, {why}; the {spec.benchmark} interval "
+                                      "is unknown", task=key, benchmark=spec.benchmark, why=why))
                 else:
                     tasks[key] = {**tasks[key], se_key: se}
-                    notes.append(f"{key}: {se_key} {why}")
+                    notes.append(Note("stderr_from_samples", f"{key}: {se_key} {why}", task=key))
         out.models[mr.model] = tasks
         out.newest[mr.model] = _run_time_of(mr)
         out.notes[mr.model] = list(dict.fromkeys(notes))
@@ -104,7 +158,7 @@ def _find(mr: ModelResults, tasks: dict[str, Any], keys) -> tuple[str, str, str,
     return None
 
 
-def _derive(mr: ModelResults, tasks: dict[str, Any], spec, notes: list[str]) -> str | None:
+def _derive(mr: ModelResults, tasks: dict[str, Any], spec, notes: list[Note]) -> str | None:
     """Fill in a group value for ``spec`` (first key that allows it); None, or what is absent."""
     first = None
     for task, metric in spec.keys:
@@ -115,7 +169,8 @@ def _derive(mr: ModelResults, tasks: dict[str, Any], spec, notes: list[str]) -> 
         found = find(mr, task)
         key = found[0] if found else task
         tasks[key] = {**tasks.get(key, {}), metric: got[0]}
-        notes.append(f"{got[1]}; the {spec.benchmark} interval is unknown")
+        notes.append(Note("group_value", f"{got[1]}; the {spec.benchmark} interval is unknown", task=task,
+                          benchmark=spec.benchmark))
         return None
     return first
 

@@ -26,6 +26,17 @@ Layout (see docs/scorecard.md)::
 
 The YAML is read with a safe loader; duplicate keys are rejected. Every problem raises
 :class:`~scorekit.errors.ScorekitError` naming the file, the line and the key path.
+
+Why a checker of its own, not pydantic (``extra="forbid"``): pydantic would not lose the line
+(its error's ``loc`` can be looked up in the :class:`~scorekit.aggregate.yaml_config.LineMap`),
+but it would not save code either. Half of the checks here relate fields or run code: ``bad``
+or ``num_choices``, weights that leave nothing scored, ``mean_value`` needing one pair of
+thresholds, names without ``/``, normalizers imported only with ``--allow-code``; they would
+stay as validators. Its messages ("Extra inputs are not permitted", "Input should be a valid
+number") would be rewritten into the ones users get here (``unknown key 'wieght' (allowed:
+...)``, the hint that YAML reads ``1e-3`` as text), and its first error is the first field of
+the model, not the first problem in the file. And pydantic is not a dependency of scorekit's
+core (only of the lighteval and Inspect extras).
 """
 
 from __future__ import annotations
@@ -35,15 +46,17 @@ import importlib
 import io
 import math
 import os
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal, cast, get_args
 
 from scorekit.aggregate.yaml_config import LineMap, read_yaml
 from scorekit.errors import ScorekitError
 
 Normalizer = Callable[[float, float, float], Any]
+ConfigHarness = Literal["any", "lm-eval", "lighteval"]  # whose results a config's keys name
 
 
 @dataclass(frozen=True)
@@ -99,7 +112,7 @@ class ScoringConfig:
     name: str | None = None
     description: str | None = None
     scale: float = 1.0  # scores, stderrs and intervals are reported on 0..scale
-    harness: str = "any"  # the harness whose results the keys name: lm-eval, lighteval or any
+    harness: ConfigHarness = "any"  # the harness whose results the keys name
 
     @property
     def benchmarks(self) -> tuple[ConfigBenchmark, ...]:
@@ -111,11 +124,16 @@ class ScoringConfig:
 
 
 AGGREGATIONS = ("mean_score", "mean_value")
-HARNESSES = ("any", "lm-eval", "lighteval")
+# The columns of the overall score: a benchmark or category of that name would share it, and
+# its score would be written over (leaderboard: a column per benchmark; scorecard: per category).
+LEADERBOARD_OVERALL = "Average"
+SCORECARD_OVERALL = "Overall"
+HARNESSES: tuple[ConfigHarness, ...] = get_args(ConfigHarness)
 OLD_LEADERBOARD_LAYOUT = (
     "this is the old `scorekit leaderboard` layout (a list of columns); leaderboard and scorecard now read one "
-    "layout: write each column as categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 "
-    "and num_choices (or bad), and add scale: 100 (docs/scorecard.md, 'Leaderboard columns')"
+    "layout: `scorekit leaderboard --config {path} --convert > new.yaml` writes it, or write each column as "
+    "categories.<category>.benchmarks.<column>.metrics.<metric> with key, good: 1.0 and num_choices (or bad), and "
+    "add scale: 100 (docs/scorecard.md, 'Leaderboard columns')"
 )
 
 
@@ -229,8 +247,10 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
     ck = _Checker(path)
     if data is None:
         raise ScorekitError("config is empty", path=path)
-    if isinstance(data, dict) and "benchmarks" in data and "categories" not in data:
-        raise ck.fail(OLD_LEADERBOARD_LAYOUT, "benchmarks", data, "benchmarks")
+    from scorekit.aggregate.old_layout import is_old_layout
+
+    if is_old_layout(data):
+        raise ck.fail(OLD_LEADERBOARD_LAYOUT.format(path=shlex.quote(str(path))), "benchmarks", data, "benchmarks")
     top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description", "scale", "harness"},
                      {"categories"})
     default_norm = _normalizer_from(ck, top, "", path, allow_code)
@@ -244,8 +264,14 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
         craw = ck.mapping(craw, ckp, cats_raw, cname, {"weight", "description", "benchmarks"}, {"benchmarks"})
         benches_raw = ck.names(craw["benchmarks"], f"{ckp}.benchmarks", craw, "benchmarks", "benchmark")
         benchmarks = []
+        if cname == SCORECARD_OVERALL:
+            raise ck.fail(f"a category named {SCORECARD_OVERALL!r} would share the overall score's column of `scorekit "
+                          "scorecard`; rename the category", ckp, cats_raw, cname)
         for bname, braw in benches_raw.items():
             bkp = f"{ckp}.benchmarks.{bname}"
+            if bname == LEADERBOARD_OVERALL:
+                raise ck.fail(f"a benchmark named {LEADERBOARD_OVERALL!r} would share the overall score's column of "
+                              "`scorekit leaderboard`; rename the benchmark", bkp, benches_raw, bname)
             braw = ck.mapping(braw, bkp, benches_raw, bname, {"weight", "description", "metrics", "aggregation"}, {"metrics"})
             metrics_raw = ck.names(braw["metrics"], f"{bkp}.metrics", braw, "metrics", "metric")
             metrics = []
@@ -291,7 +317,7 @@ def load_scoring_config(path: str | Path, *, allow_code: bool = False) -> Scorin
     if not any(c.weight > 0 for c in categories):
         raise ck.fail("every category weight is 0: nothing would be scored", "categories", top, "categories")
     return ScoringConfig(str(path), tuple(categories), ck.text(top, "name", ""), ck.text(top, "description", ""), scale,
-                         ck.choice(top, "harness", "", HARNESSES))
+                         cast(ConfigHarness, ck.choice(top, "harness", "", HARNESSES)))
 
 
 def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path, allow_code: bool) -> tuple[str, Normalizer] | None:

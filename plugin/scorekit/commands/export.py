@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.errors import ScorekitError
     from scorekit.export.every_eval_ever import build_document, document_uuid
     from scorekit.export.sources import collect_facts
+    from scorekit.harness_outputs.identity import display_names
     from scorekit.harness_outputs.folders import walk
     from scorekit.harness_outputs.kinds import file_kind
     from scorekit.inspect_logs import is_inspect_log
@@ -94,15 +95,16 @@ def run(args: argparse.Namespace) -> int:
         raise ScorekitError(f"--retrieved-timestamp must be a non-negative number of seconds, got {retrieved}")
     documents: dict[str, tuple[str, dict]] = {}  # file name -> (run, document)
     all_notes: list[str] = []
-    for path in args.runs:
-        model, tasks, notes = _read(path)
-        values = run_values([Run(model, model, path, tasks, notes)], confidence=args.confidence,
-                            n_boot=args.n_boot, seed=args.seed)
+    read_all = [(path, *_read(path)) for path in args.runs]
+    names = display_names([model for _, model, _, _ in read_all])  # as compare's tables name them
+    for (path, model, tasks, notes), name in zip(read_all, names):
+        values, _ = run_values([Run(name, model, path, tasks, notes)], confidence=args.confidence,
+                                         n_boot=args.n_boot, seed=args.seed)
         facts = collect_facts(path, model)
         read = [f for f in walk([path]).files if file_kind(f) in ("samples", "details") or is_inspect_log(f)]
         if not values and not any(f.reported for f in facts.values()):
             raise ScorekitError("no values to export (no per-question numbers and no harness results)", path=path)
-        doc = build_document(model=model, run_name=os.path.basename(os.path.normpath(path)), tasks=tasks,
+        doc = build_document(model=model, name=name, tasks=tasks,
                              values=values, facts=facts, notes=notes, source_files=read, confidence=args.confidence, n_boot=args.n_boot,
                              organization=args.organization, relationship=args.evaluator_relationship,
                              retrieved=retrieved, scorekit_version=__version__)

@@ -31,11 +31,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "missing a benchmark is listed with what is missing and no Average."
         ),
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="results files or folders (searched recursively)")
     p.add_argument("--config", metavar="YAML",
                    help="scoring config (the `scorekit scorecard` layout, docs/scorecard.md): a YAML file or the name of a "
                    "shipped one (see `scorekit configs-dir`). Default: open_llm_leaderboard_v2 for lm-eval results, "
                    "open_llm_leaderboard_v2_lighteval for models seen only in lighteval results.")
+    p.add_argument("--convert", action="store_true",
+                   help="print the --config given in the old leaderboard layout (a list of columns) in the one layout, "
+                   "and read no results")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
@@ -65,11 +68,17 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.results_files import load_results
+    from scorekit.aggregate.score_results import note_lines
     from scorekit.aggregate.scoring_config import load_scoring_config
     from scorekit.commands.checks import check_digits, check_plot
+    from scorekit.errors import ScorekitError
     from scorekit.io import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
+    if args.convert:
+        return _convert(args)
+    if not args.paths:
+        raise ScorekitError("give the results files or folders to read (PATH ...)")
     check_digits(args.digits)
     plot_fmt = None if args.plot is None else check_plot(args.plot)
     config_path = None if args.config is None else find_config(args.config)
@@ -84,6 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     refuse_input_as_output(output, read)
     refuse_input_as_output(args.plot, read, option="--plot")
     rows = lb.compute_leaderboard(loaded.models.values(), configs)
+    lb.add_sample_intervals(rows, loaded.models, configs)
     bench_columns = lb.columns(configs[0])
     columns = [*bench_columns, lb.AVERAGE]
     text = render(rows, columns, bench_columns, args.format, raw=args.raw, digits=args.digits)
@@ -99,13 +109,27 @@ def _run(args: argparse.Namespace) -> int:
     if image is not None:
         write_bytes_atomic(args.plot, image)
     note(*lb.override_notes(loaded.models.values()))
-    note(*(f"{row.model}: {line}" for row in rows for line in row.notes))
+    note(*note_lines({row.model: row.notes for row in rows}, every=args.verbose))
     note(*lb.missing_notes(rows))
     if summary := loaded.skipped_summary():
         note(summary)
     if config_path is None:
         used = sorted({r.config for r in rows})
         note(f"{len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}")
+    return 0
+
+
+def _convert(args: argparse.Namespace) -> int:
+    """``--convert``: the old-layout ``--config`` in the one layout, on stdout or ``--output``."""
+    from scorekit.aggregate.old_layout import convert_old_layout
+    from scorekit.errors import ScorekitError
+    from scorekit.io import check_output, emit
+    from scorekit.resources import find_config
+
+    if args.config is None or args.paths or args.plot:
+        raise ScorekitError("--convert reads only --config OLD.yaml (no PATH, no --plot) and prints it in the one layout")
+    config_path = find_config(args.config)
+    emit(convert_old_layout(config_path), check_output(args.output, [config_path]))
     return 0
 
 
@@ -132,9 +156,13 @@ def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw:
     any_missing = any(r.missing for r in rows)
     if any_missing:
         header.append("Missing")
+    from scorekit.harness_outputs.identity import display_names
+
+    # a local path by its last folder, as compare and robustness show it; CSV keeps it whole
+    names = [r.model for r in rows] if fmt == "csv" else display_names([r.model for r in rows])
     body = []
-    for r in rows:
-        line = [r.model]
+    for r, name in zip(rows, names):
+        line = [name]
         cis = r.intervals()
         for c in columns:
             ci = cis.get(c)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-FORMATS = ("table", "markdown", "json")
+from scorekit.tables import FORMATS
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -19,8 +19,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "on which the two models disagree) or the paired t test (per-question scores; --sd S of "
             "the per-question differences) needs to detect D at level --alpha with --power. With "
             "--questions N: the minimum detectable difference. Instead of P, --accuracies A B with "
-            "--correlation R (phi of the two models' correctness). --pilot RUN_A RUN_B estimates P "
-            "(or S) and D from two runs that `scorekit compare` reads. D, P, A, B are fractions "
+            "--correlation R (phi of the two models' correctness) give P and D = A - B (--difference "
+            "names another D). --pilot RUN_A RUN_B estimates P (or S) and D from two runs that "
+            "`scorekit compare` reads. D, P, A, B are fractions "
             "(0.05 = 5 points). With --robustness: the questions, and variants per question, that give a "
             "budgeted robustness run's consistency rate (or quantiles of accuracy across variants, "
             "--target quantiles) an interval of half-width --half-width, from --pilot RUN or --variants V "
@@ -31,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--discordance", type=float, metavar="P",
                    help="share of questions on which the two models disagree (0/1 metrics)")
     p.add_argument("--accuracies", type=float, nargs=2, metavar=("A", "B"),
-                   help="the two models' accuracies (with --correlation, instead of --discordance and --difference)")
+                   help="the two models' accuracies (with --correlation, instead of --discordance; D = A - B unless --difference)")
     p.add_argument("--correlation", type=float, metavar="R",
                    help="correlation (phi) of the two models' correctness over questions (with --accuracies)")
     p.add_argument("--sd", type=float, metavar="S",
@@ -75,7 +76,7 @@ def _pilot(args: argparse.Namespace) -> dict:
         why = "no shared task and metric with one number per question" if not picked else "several"
         raise ScorekitError(f"--pilot: {why} match (--task/--metric choose one of: {shown or 'none'})")
     task, metric = picked[0]
-    notes: list[str] = []
+    notes = [f"{r.label} ({r.source}): {n}" for r in (ra, rb) for n in r.notes]  # what reading left out
     paired = paired_rows(task, metric, ra, rb, ra.tasks[task][metric], rb.tasks[task][metric], notes)
     if paired is None or len(paired[0]) < 2:
         raise ScorekitError(f"--pilot: {task} {metric}: fewer than 2 shared questions")
@@ -111,17 +112,27 @@ def plan(args: argparse.Namespace) -> dict:
         raise ScorekitError(f"--sd must be positive, got {args.sd}")
     out: dict = {"alpha": args.alpha, "power": args.power}
     difference, discordance, sd, questions = args.difference, args.discordance, args.sd, args.questions
+    if args.correlation is not None and args.accuracies is None:
+        raise ScorekitError("--correlation goes with --accuracies A B (the correlation of the two models' correctness)")
     if args.accuracies is not None:
-        if args.correlation is None or discordance is not None or difference is not None:
-            raise ScorekitError("--accuracies needs --correlation, and replaces --discordance and --difference")
+        if args.correlation is None:
+            raise ScorekitError("--accuracies needs --correlation R (phi of the two models' correctness)")
+        clash = [o for o, v in (("--discordance", discordance), ("--sd", sd), ("--pilot", args.pilot)) if v is not None]
+        if clash:
+            raise ScorekitError(f"--accuracies with --correlation gives the discordance; leave out {' and '.join(clash)}")
         pa, pb = args.accuracies
         _fraction(pa, "--accuracies", zero=True)
         _fraction(pb, "--accuracies", zero=True)
+        if not (math.isfinite(args.correlation) and -1 <= args.correlation <= 1):
+            raise ScorekitError(f"--correlation must be between -1 and 1, got {args.correlation}")
         both = pa * pb + args.correlation * math.sqrt(pa * (1 - pa) * pb * (1 - pb))  # P(both right)
         if not (max(0.0, pa + pb - 1) - 1e-12 <= both <= min(pa, pb) + 1e-12):
             raise ScorekitError(f"--correlation {args.correlation} is impossible for accuracies {pa} and {pb}")
-        difference, discordance = pa - pb, pa + pb - 2 * both
+        discordance = pa + pb - 2 * both
+        if difference is None:  # the accuracies' own difference, unless --difference names another target
+            difference = round(pa - pb, 12) or None  # 0.7 - 0.65 is 0.05, not 0.04999999999999993
         out.update(accuracies=[pa, pb], correlation=args.correlation)
+    target = difference  # the difference whose power at --questions is reported (given or from --accuracies)
     if args.pilot:
         est = _pilot(args)
         out["pilot"], out["notes"] = est["pilot"], est["notes"]
@@ -137,7 +148,7 @@ def plan(args: argparse.Namespace) -> dict:
         raise ScorekitError("give --difference (questions needed) or --questions (minimum detectable difference)")
     binary = sd is None  # exact McNemar on the discordance, else the paired t test on the sd
     out.update({"test": "mcnemar_exact", "discordance": discordance} if binary else {"test": "paired_t", "sd": sd})
-    if difference is not None and (questions is None or args.pilot):
+    if difference is not None and (questions is None or args.pilot or args.accuracies):
         if binary and abs(difference) > discordance:
             raise ScorekitError(f"the difference ({abs(difference)}) cannot exceed the discordance ({discordance}): "
                                 "a difference needs questions on which the models disagree")
@@ -150,22 +161,27 @@ def plan(args: argparse.Namespace) -> dict:
         if binary:
             mdd = pw.mcnemar_mdd(questions, discordance, args.alpha, args.power)
             out.update(min_detectable_difference=None if math.isnan(mdd) else mdd, at_questions=questions)
-            if args.difference is not None and abs(args.difference) <= discordance:
-                out["power_at_questions"] = pw.mcnemar_power(questions, abs(args.difference), discordance, args.alpha)
+            if target is not None and abs(target) <= discordance:
+                out["power_at_questions"] = pw.mcnemar_power(questions, abs(target), discordance, args.alpha)
         else:
             out.update(min_detectable_difference=pw.paired_t_mdd(questions, sd, args.alpha, args.power), at_questions=questions)
-            if args.difference is not None:
-                out["power_at_questions"] = pw.paired_t_power(questions, args.difference, sd, args.alpha)
+            if target is not None:
+                out["power_at_questions"] = pw.paired_t_power(questions, target, sd, args.alpha)
     return out
 
 
 def render(out: dict, fmt: str) -> str:
+    """``out`` as JSON, or as a two-column table (quantity, value) in the other formats; the
+    notes follow the table in table and markdown, are the page's notes in html, and are left to
+    the caller (standard error) in csv and latex, which have no place for them."""
     import json
 
     if out.get("robustness"):
         from scorekit.commands.plan_robustness import render as render_robustness
 
         return render_robustness(out, fmt)
+
+    from scorekit.tables import html_document
     from scorekit.tables import render as render_table
 
     if fmt == "json":
@@ -178,16 +194,24 @@ def render(out: dict, fmt: str) -> str:
             rows.extend([f"{key}.{k}", v] for k, v in value.items())
         else:
             rows.append([key, "-" if value is None else value])
-    text = render_table(["quantity", "value"], rows, fmt, title="scorekit plan (paired comparison of two models)", digits=4)
-    if out.get("notes"):
+    title = "scorekit plan (paired comparison of two models)"
+    notes = out.get("notes") or []
+    if fmt == "html":
+        return html_document("scorekit plan", [render_table(["quantity", "value"], rows, "html", title=title, digits=4)],
+                             notes=notes)
+    text = render_table(["quantity", "value"], rows, fmt, title=title, digits=4)
+    if notes and fmt in ("table", "markdown"):
         bullet = "- " if fmt == "markdown" else "note: "
-        text += "\n" + "\n".join(bullet + n for n in out["notes"]) + "\n"
+        text += "\n" + "\n".join(bullet + n for n in notes) + "\n"
     return text
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.io import check_output, emit
+    from scorekit.io import check_output, emit, note
 
     output = check_output(args.output, args.pilot or [])
-    emit(render(plan(args), args.format), output)
+    out = plan(args)
+    emit(render(out, args.format), output)
+    if args.format in ("csv", "latex"):  # no room for notes in the file: say them on stderr
+        note(*(out.get("notes") or []))
     return 0

@@ -173,8 +173,12 @@ def _row(r: Any) -> dict[str, Any]:
 
 
 def render(out: dict[str, Any], fmt: str) -> str:
+    """JSON, or one row per budget (and quantile) in the other formats; notes as ``scorekit plan``
+    places them (after the table in table and markdown, the page's notes in html, standard error
+    for csv and latex: :func:`scorekit.commands.plan.run`)."""
     import json
 
+    from scorekit.tables import html_document
     from scorekit.tables import render as render_table
 
     if fmt == "json":
@@ -188,14 +192,22 @@ def render(out: dict[str, Any], fmt: str) -> str:
     pct = round(out["confidence"] * 100)
     title = (f"scorekit plan --robustness: {what}, {pct}% interval of half-width {out['half_width']}, "
              f"{out['variants']} variants")
+    notes = pilot_notes(out)
+    if fmt == "html":
+        return html_document("scorekit plan", [render_table(columns, rows, "html", title=title, digits=4)], notes=notes)
     text = render_table(columns, rows, fmt, title=title, digits=4)
+    if notes and fmt in ("table", "markdown"):
+        bullet = "- " if fmt == "markdown" else "note: "
+        text += "\n" + "\n".join(bullet + n for n in notes) + "\n"
+    return text
+
+
+def pilot_notes(out: dict[str, Any]) -> list[str]:
+    """The notes, after a line saying what the pilot was."""
     pilot = out.get("pilot")
     lines = list(out["notes"])
     if pilot:
         lines.insert(0, f"pilot: {pilot['task']} ({pilot['family']}), {pilot['model']}, {pilot['questions']} questions, "
                         + ("full run" if pilot["design"] is None else
                            f"budgeted ({pilot['design']['per_question']} of {pilot['design']['variants']})"))
-    if lines:
-        bullet = "- " if fmt == "markdown" else "note: "
-        text += "\n" + "\n".join(bullet + n for n in lines) + "\n"
-    return text
+    return lines

@@ -35,7 +35,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import rank
-    from scorekit.errors import ScorekitError
+    from scorekit.errors import ScorekitError, listed
     from scorekit.io import check_output, emit, note
     from scorekit.resources import config_path
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
          "are never counted as ahead of or behind another model"),
     ):
         if models:
-            note(f"{len(models)} model(s) {why}: {', '.join(models)}", prefix="scorekit rank: note: ")
+            note(f"{len(models)} model(s) {why}: {listed(models)}", prefix="scorekit rank: note: ")
     with_ci = sum(r.score_ci is not None for r in rows)
     if with_ci > rank.RANK_RANGE_MODELS_MAX:
         note(f"{with_ci} models have intervals, more than {rank.RANK_RANGE_MODELS_MAX}: their rank ranges (every "

@@ -83,16 +83,17 @@ def run(args: argparse.Namespace) -> int:
     scored = rank(scored)
     text = render(scored, config, args.format, detail=args.detail, digits=args.digits, policy=args.missing)
     emit(text, output)
-    _notes(loaded, scored, inputs)
+    _notes(loaded, scored, inputs, args.verbose)
     return 0
 
 
-def _notes(loaded, scored: list[dict[str, Any]], inputs) -> None:
+def _notes(loaded, scored: list[dict[str, Any]], inputs, verbose: bool = False) -> None:
     from scorekit.aggregate.leaderboard import override_notes
+    from scorekit.aggregate.score_results import note_lines
     from scorekit.io import note
 
     note(*override_notes(loaded.models.values()))
-    note(*(f"{name}: {line}" for name, lines in inputs.notes.items() for line in lines))
+    note(*note_lines(inputs.notes, every=verbose))
     for m in scored:
         if m["missing"]:
             what = "partial" if m["partial"] else "no overall score"

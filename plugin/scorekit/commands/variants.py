@@ -39,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--harness", choices=("lm_eval", "lighteval"), default="lm_eval",
                    help="write lm-eval task YAMLs (default) or a lighteval custom-tasks module")
     p.add_argument("--custom-tasks", metavar="FILE", help="lighteval: your custom-tasks file holding TASK")
-    p.add_argument("--output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
+    p.add_argument("--output-dir", dest="output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
     p.add_argument("--budget", metavar="B",
                    help="ask each question B of its V variants (prompt, option_order; at least 2), by a seeded, balanced "
                    "design written into the task files; scorekit robustness estimates the full run (docs/budget.md)")

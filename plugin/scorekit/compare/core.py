@@ -13,8 +13,11 @@ comparison applies:
     one number per question (a non-0/1 score, the non-greedy accuracy over samples);
     value = mean. A metric that is 0/1 in one run and not in the other is compared as mean.
 ``ratio``
-    (numerator, denominator) per question; value = sum num / sum den (the pooled consistency
-    rate: agreeing pairs / pairs).
+    (agreeing pairs, pairs, pairs of two parsed answers) per question; value = sum agreeing /
+    sum pairs (the pooled consistency rate). Undefined (nan, never 0) when no question has two
+    parsed answers (the third column sums to 0: every answer unparsed): such a value is shown
+    as missing with the reason, and no comparison is made with it. Two columns are read as
+    every pair being between parsed answers.
 ``range``, ``std``
     one 0/1 value per prompt or answer position; value = the range or population std of the
     column means (SCORE accuracy spread). Difference interval: the box of the two runs'
@@ -25,24 +28,35 @@ comparison applies:
 
 ``mean`` and ``ratio`` get the paired-bootstrap difference (expanded percentile) and the
 p-value inverted from that same interval (``test = "paired_bootstrap"``: the smallest alpha at
-which the 1 - alpha interval excludes 0; coarse below 1/n_boot). In every kind p <= alpha
-exactly when the (1 - alpha) interval excludes 0. With more than two runs every pair is
-compared, and the p-values of one (task, metric) across its pairs are Holm-adjusted
-(``p_value``; the unadjusted one is ``p_value_raw``). ``p_value_adjusted`` is Holm over
-*every* comparison of the call (all tasks, metrics and pairs), the family-wise error of the
-whole table.
+which the 1 - alpha interval excludes 0; coarse below 1/n_boot). In every kind ``p_value``
+<= alpha exactly when the (1 - alpha) interval excludes 0: it is never adjusted. Adjusted
+p-values have fields of their own: ``p_value_adjusted_pairs``, Holm over the pairs of runs of
+one (task, metric) (with two runs, the p-value itself); ``p_value_adjusted``, Holm over every
+comparison of the call in the same ``family``: ``"logged"`` (the metrics the logs hold, which
+the user asked for) or ``"derived"`` (pass@k rows scorekit derives from epochs,
+:attr:`MetricValues.derived`), so derived rows never weaken the test of a logged metric.
 
 ``min_detectable_difference``: the smallest |difference| the comparison's test would detect
 with 80% power at level 1 - confidence, on its paired questions (:mod:`scorekit.compare.power`):
-for ``binary`` the exact McNemar power at the observed discordance (nan when even every
-discordant question going one way would not do); otherwise read off the interval's half-width
-h as h (1 + z_0.8 / z_{1-alpha/2}).
+for ``binary`` the exact McNemar power at the observed discordance; otherwise read off the
+interval's half-width h as h (1 + z_0.8 / z_{1-alpha/2}).
+
+Undefined is never a number. An interval is shown only when
+:func:`scorekit.metrics.intervals.unreported` allows it (the rule of every command: no
+resampled interval below 10 questions, none of zero width); otherwise the interval, the p-value
+and the MDD read from it are nan, and the row's ``note`` says why. So is an MDD McNemar cannot
+give (no discordant question; too few for 80% power), and every number of a comparison with
+an undefined value.
 
 Values (:func:`run_values`): each run's own value of every metric on all its questions, with a
-confidence interval over questions: Wilson for ``binary``; the percentile bootstrap over
-questions for ``mean`` (corpus pass@k, G-Pass@k and mG-Pass@k are means of per-question values)
-and ``ratio``; for ``range`` and ``std`` the smallest and largest spread of the columns'
-accuracies inside their Wilson intervals (:func:`scorekit.metrics.intervals.spread_bounds`).
+confidence interval over questions: Wilson for ``binary`` (and for a ``mean`` of values in
+[0, 1] that is exactly 0 or 1, where the bootstrap has zero width:
+:func:`scorekit.metrics.intervals.boundary_safe`); the percentile bootstrap over questions for
+``mean`` (corpus pass@k, G-Pass@k and mG-Pass@k are means of per-question values); the
+Korn-Graubard interval for ``ratio``, as ``scorekit robustness`` gives
+(:func:`scorekit.metrics.consistency.korn_graubard_interval`); for ``range`` and ``std`` the
+smallest and largest spread of the columns' accuracies inside their Wilson intervals
+(:func:`scorekit.metrics.intervals.spread_bounds`). The same rule decides which are shown.
 
 Pairing: two runs are compared on the questions both have, for every task and metric both
 have with the same kind; the questions only one run has are named in a note (never dropped
@@ -64,12 +78,15 @@ from itertools import combinations, groupby
 import numpy as np
 
 from scorekit.compare.power import interval_mdd, mcnemar_mdd
-from scorekit.metrics.intervals import (bootstrap_interval, holm, inverted_p, mcnemar_interval, mcnemar_p,
-                                        paired_bootstrap, spread_bounds, spread_statistic, wilson_interval)
+from scorekit.metrics.intervals import (boundary_safe, bootstrap_interval, holm, inverted_p, mcnemar_interval,
+                                        mcnemar_p, paired_bootstrap, spread_bounds, spread_statistic, unreported,
+                                        wilson_interval)
 
-__all__ = ["KINDS", "MetricValues", "per_question", "Run", "Comparison", "Value", "compare_runs", "paired_rows", "run_labels", "run_values"]
+__all__ = ["KINDS", "FAMILIES", "MetricValues", "per_question", "Run", "Comparison", "Value", "compare_runs", "paired_rows",
+           "run_labels", "run_values", "undefined_reason"]
 
 KINDS = ("binary", "mean", "ratio", "range", "std")
+FAMILIES = ("logged", "derived")  # Holm families of p_value_adjusted
 _SHOWN = 5  # question ids named in a note before "and N more"
 
 
@@ -79,12 +96,15 @@ class MetricValues:
 
     ``fingerprints`` (optional, same order): a hash of each question's content; two runs'
     questions with one id but different non-empty fingerprints are not paired (a note says so).
+    ``derived``: computed by scorekit from what the log holds rather than logged as a metric
+    (pass@k from epochs); its comparisons are Holm-adjusted among themselves.
     """
 
     kind: str
     ids: list[str]
     rows: np.ndarray
     fingerprints: list[str] | None = None
+    derived: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -94,6 +114,8 @@ class MetricValues:
             self.rows = self.rows[:, None]
         if len(self.ids) != len(self.rows):
             raise ValueError("one row per question id")
+        if self.kind == "ratio" and self.rows.shape[1] == 2:  # every pair between parsed answers
+            self.rows = np.column_stack([self.rows, self.rows[:, 1]])
 
 
 def per_question(ids: list[str], values: Sequence[float], fingerprints: dict[str, str]) -> MetricValues:
@@ -116,7 +138,11 @@ class Run:
 
 @dataclass
 class Comparison:
-    """One row of ``scorekit compare`` (the JSON shape documented in docs/compare.md)."""
+    """One row of ``scorekit compare`` (the JSON shape documented in docs/compare.md).
+
+    ``p_value`` is the test's own (it agrees with ``ci_low``/``ci_high``); the adjusted ones
+    are ``p_value_adjusted_pairs`` and ``p_value_adjusted`` (module docstring). ``note``: why
+    a number of the row is nan (None when every number is given)."""
 
     task: str
     metric: str
@@ -130,12 +156,14 @@ class Comparison:
     ci_high: float
     p_value: float
     test: str
-    p_value_raw: float
     kind: str
     a_only: int
     b_only: int
     min_detectable_difference: float = math.nan
+    p_value_adjusted_pairs: float = math.nan
     p_value_adjusted: float = math.nan
+    family: str = "logged"
+    note: str | None = None
 
     def to_json(self) -> dict:
         return _json(self)
@@ -155,6 +183,7 @@ class Value:
     ci_high: float
     method: str
     kind: str
+    note: str | None = None  # why the value or its interval is nan
 
     def to_json(self) -> dict:
         return _json(self)
@@ -165,32 +194,68 @@ def _json(row: Comparison | Value) -> dict:
     return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.__dict__.items()}
 
 
-def _value_interval(kind: str, rows: np.ndarray, *, confidence: float, n_boot: int,
-                    seed: int | None) -> tuple[float, float, str]:
+def undefined_reason(kind: str, rows: np.ndarray) -> str | None:
+    """Why the value of these rows is undefined (None when it is defined): a consistency rate
+    with no question holding two parsed answers."""
+    if kind == "ratio" and len(rows) and rows[:, 2].sum() == 0:
+        return "no question has two parsed answers, so the consistency rate is undefined (not 0)"
+    return None
+
+
+def _value_interval(kind: str, rows: np.ndarray, value: float, *, confidence: float, n_boot: int,
+                    seed: int | None) -> tuple[float, float, str, bool]:
+    """(low, high, method, resampled) of one run's value (module docstring)."""
     if kind == "binary":
         lo, hi = wilson_interval(rows[:, 0].sum(), len(rows), confidence)
-        return lo, hi, "wilson"
+        return lo, hi, "wilson", False
     if kind in ("range", "std"):  # from the columns' Wilson intervals (the bootstrap of a spread undercovers)
-        return *_spread_interval(kind, rows, confidence), "spread of Wilson intervals"
-    boot = bootstrap_interval(rows, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
-    return boot.ci_low, boot.ci_high, "bootstrap"
+        return *_spread_interval(kind, rows, confidence), "spread of Wilson intervals", False
+    if kind == "ratio":
+        from scorekit.metrics.consistency import korn_graubard_interval
+
+        return *korn_graubard_interval(rows[:, 0], rows[:, 1], confidence=confidence), "korn-graubard", True
+    boot = bootstrap_interval(rows, n_boot=n_boot, confidence=confidence, seed=seed)
+    if value in (0.0, 1.0) and ((rows >= 0) & (rows <= 1)).all():  # all 0 or all 1: zero width, Wilson's instead
+        return *boundary_safe(value, (boot.ci_low, boot.ci_high), len(rows), confidence), "wilson", False
+    return boot.ci_low, boot.ci_high, "bootstrap", True
 
 
 def run_values(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int = 2000,
-               seed: int | None = 0) -> list[Value]:
+               seed: int | None = 0) -> tuple[list[Value], list[str]]:
     """Every run's value of every task and metric on all its questions, with the interval of the
-    module docstring (a bootstrap with fewer than 2 questions: nan). Sorted by task, metric, then run order."""
+    module docstring; a value or interval that is undefined or not reported is nan with the
+    reason in ``note``. Returns (values sorted by task, metric, then run order; notes, one per
+    reason, naming the values)."""
     out = []
     for order, r in enumerate(runs):
         for task, metrics in r.tasks.items():
             for metric, mv in metrics.items():
                 if len(mv.rows) == 0:
                     continue
-                lo, hi, method = _value_interval(mv.kind, mv.rows, confidence=confidence, n_boot=n_boot, seed=seed)
-                out.append((task, metric, order, Value(task, metric, r.label, r.model, len(mv.rows),
-                                                       _value(mv.kind, mv.rows), float(lo), float(hi), method, mv.kind)))
+                reason = undefined_reason(mv.kind, mv.rows)
+                value, lo, hi = _value(mv.kind, mv.rows), math.nan, math.nan
+                method = "korn-graubard" if mv.kind == "ratio" else ""
+                if reason is None:
+                    lo, hi, method, resampled = _value_interval(mv.kind, mv.rows, value, confidence=confidence,
+                                                                n_boot=n_boot, seed=seed)
+                    n = int((mv.rows[:, 1] > 0).sum()) if mv.kind == "ratio" else len(mv.rows)
+                    why = unreported(lo, hi, n, resampled=resampled)
+                    if why is not None:
+                        lo, hi, reason = math.nan, math.nan, f"no interval: {why}"
+                out.append((task, metric, order, Value(task, metric, r.label, r.model, len(mv.rows), value, float(lo),
+                                                       float(hi), method, mv.kind, reason)))
     out.sort(key=lambda t: t[:3])
-    return [v for *_, v in out]
+    values = [v for *_, v in out]
+    return values, _reason_notes([(v.note, f"{v.task} {v.metric} ({v.run})") for v in values])
+
+
+def _reason_notes(reasons: Sequence[tuple[str | None, str]]) -> list[str]:
+    """One note per distinct reason, naming what it applies to (the first five, then a count)."""
+    by_reason: dict[str, list[str]] = {}
+    for reason, name in reasons:
+        if reason is not None:
+            by_reason.setdefault(reason, []).append(name)
+    return [f"{reason}: {_name_ids(names)}" for reason, names in by_reason.items()]
 
 
 def run_labels(models: Sequence[str]) -> list[str]:
@@ -210,7 +275,7 @@ def run_labels(models: Sequence[str]) -> list[str]:
 def _value(kind: str, rows: np.ndarray) -> float:
     if kind == "ratio":
         den = rows[:, 1].sum()
-        return float(rows[:, 0].sum() / den) if den else math.nan
+        return float(rows[:, 0].sum() / den) if den and rows[:, 2].sum() else math.nan
     if kind in ("range", "std"):
         return float(spread_statistic(kind)(rows.mean(axis=0)[None, :])[0])
     return float(rows[:, 0].mean())
@@ -218,9 +283,9 @@ def _value(kind: str, rows: np.ndarray) -> float:
 
 def _statistic(kind: str):
     if kind == "ratio":
-        def ratio(means: np.ndarray) -> np.ndarray:
+        def ratio(means: np.ndarray) -> np.ndarray:  # nan in a draw without two parsed answers
             with np.errstate(invalid="ignore", divide="ignore"):
-                return means[..., 0] / means[..., 1]
+                return np.where(means[..., 2] > 0, means[..., 0] / means[..., 1], np.nan)
         return ratio
     if kind in ("range", "std"):
         return spread_statistic(kind)
@@ -228,8 +293,9 @@ def _statistic(kind: str):
 
 
 def _name_ids(ids: list[str]) -> str:
-    shown = ", ".join(ids[:_SHOWN])
-    return shown + (f" and {len(ids) - _SHOWN} more" if len(ids) > _SHOWN else "")
+    from scorekit.errors import listed
+
+    return listed(ids, _SHOWN)
 
 
 def _by_content(ma: MetricValues, mb: MetricValues) -> bool:
@@ -288,6 +354,17 @@ def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: 
     return xa, xb, len(a_only), len(b_only)
 
 
+def _mcnemar_mdd(n: int, discordant: int, confidence: float) -> tuple[float, str | None]:
+    """(MDD, why it is nan) of a McNemar comparison (module docstring)."""
+    if discordant == 0:
+        return math.nan, "no MDD: the runs never disagree on these questions, so McNemar's power has no discordance to work with"
+    mdd = mcnemar_mdd(n, discordant / n, 1 - confidence)
+    if math.isnan(mdd):
+        return mdd, (f"no MDD: with {discordant} discordant question(s) of {n}, no difference reaches 80% power "
+                     "(not even all of them going one way)")
+    return mdd, None
+
+
 def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: MetricValues,
                     notes: list[str], *, confidence: float, n_boot: int, seed: int | None) -> Comparison | None:
     paired = paired_rows(task, metric, ra, rb, ma, mb, notes)
@@ -296,23 +373,35 @@ def _compare_metric(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, 
     xa, xb, a_only, b_only = paired
     n = len(xa)
     kind = ma.kind if ma.kind == mb.kind else "mean"
+    a_value, b_value = _value(kind, xa), _value(kind, xb)
+    family = "derived" if ma.derived or mb.derived else "logged"
+    undefined = [(label, why) for label, x in ((ra.label, xa), (rb.label, xb))
+                 if (why := undefined_reason(kind, x)) is not None]
+    if undefined:
+        why = "; ".join(f"for {' and '.join(label for label, r in undefined if r == reason)}, {reason}"
+                        for reason in dict.fromkeys(r for _, r in undefined))
+        return Comparison(task, metric, ra.label, rb.label, n, a_value, b_value, math.nan, math.nan, math.nan, math.nan,
+                          "none", kind, a_only, b_only, family=family, note=f"not compared: {why}")
+    reason = None
     if kind == "binary":
         (lo, hi), p, test = mcnemar_interval(xa[:, 0], xb[:, 0], confidence), mcnemar_p(xa[:, 0], xb[:, 0]), "mcnemar"
-        discordance = float(np.mean(xa[:, 0] != xb[:, 0]))
-        mdd = mcnemar_mdd(n, discordance, 1 - confidence) if discordance > 0 else math.nan
+        mdd, reason = _mcnemar_mdd(n, int(np.sum(xa[:, 0] != xb[:, 0])), confidence)
     else:
         if kind in ("range", "std"):
             def box(conf: float) -> tuple[float, float]:
                 return _spread_difference_box(kind, xa, xb, conf)
-            (lo, hi), test = box(confidence), "spread_box"
+            (lo, hi), test, resampled = box(confidence), "spread_box", False
             p = inverted_p(box, tol=1e-5) if n > 1 else math.nan
         else:
             boot = paired_bootstrap(xa, xb, _statistic(kind), n_boot=n_boot, confidence=confidence, seed=seed)
-            lo, hi, p, test = boot.ci_low, boot.ci_high, boot.p_value, "paired_bootstrap"
+            lo, hi, p, test, resampled = boot.ci_low, boot.ci_high, boot.p_value, "paired_bootstrap", True
+        why = unreported(lo, hi, n, resampled=resampled)
+        if why is not None:  # no interval: neither a p-value nor an MDD read from it
+            lo = hi = p = math.nan
+            reason = f"no interval, p or MDD: {why}"
         mdd = interval_mdd(lo, hi, confidence)
-    a_value, b_value = _value(kind, xa), _value(kind, xb)
-    return Comparison(task, metric, ra.label, rb.label, n, a_value, b_value, a_value - b_value,
-                      lo, hi, p, test, p, kind, a_only, b_only, mdd)
+    return Comparison(task, metric, ra.label, rb.label, n, a_value, b_value, a_value - b_value, lo, hi, p, test, kind,
+                      a_only, b_only, mdd, family=family, note=reason)
 
 
 def _spread_difference_box(kind: str, xa: np.ndarray, xb: np.ndarray, confidence: float) -> tuple[float, float]:
@@ -367,11 +456,13 @@ def compare_runs(runs: Sequence[Run], *, confidence: float = 0.95, n_boot: int =
                     out.append(c)
     order = {label: i for i, label in enumerate(labels)}
     out.sort(key=lambda c: (c.task, c.metric, order[c.a], order[c.b]))
-    if len(runs) > 2:  # Holm per task and metric: the rows are sorted by them
-        for _, group in groupby(out, key=lambda c: (c.task, c.metric)):
-            family = list(group)
-            for c, adjusted in zip(family, holm([c.p_value_raw for c in family])):
-                c.p_value = adjusted
-    for c, adjusted in zip(out, holm([c.p_value_raw for c in out])):
-        c.p_value_adjusted = adjusted
+    for _, group in groupby(out, key=lambda c: (c.task, c.metric)):  # Holm over the pairs: rows sorted by them
+        pairs = list(group)
+        for c, adjusted in zip(pairs, holm([c.p_value for c in pairs])):
+            c.p_value_adjusted_pairs = adjusted
+    for name in FAMILIES:  # Holm over the call, logged metrics and derived pass@k apart
+        members = [c for c in out if c.family == name]
+        for c, adjusted in zip(members, holm([c.p_value for c in members])):
+            c.p_value_adjusted = adjusted
+    notes.extend(_reason_notes([(c.note, f"{c.task} {c.metric} ({c.a} vs {c.b})") for c in out]))
     return out, list(dict.fromkeys(notes))

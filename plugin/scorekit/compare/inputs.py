@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.compare.core import MetricValues, Run, per_question, run_labels
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 
 __all__ = ["read_run", "read_runs"]
 
@@ -65,9 +65,8 @@ class _Table:
         out = [f"{task} {key}: {n} per-sample value(s) are not numbers{odd_why}; not compared" for key, n in self.odd.items()]
         for key, ids in self.missing.items():
             if key not in self.odd:
-                shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
                 out.append(f"{task} {key}: {len(ids)} question(s) with a null or NaN value, left out of this "
-                           f"metric only: {shown}")
+                           f"metric only: {listed(ids, 5)}")
         return out
 
     def metrics(self) -> dict[str, MetricValues]:
@@ -98,12 +97,9 @@ def _read_lm_eval_samples(path: Path, table: _Table, notes: list[str], task: str
 
 
 def _read_lighteval_details(path: Path, table: _Table, notes: list[str], task: str) -> None:
-    import pyarrow.parquet as pq
+    from scorekit.robustness.readers.lighteval_details import read_details_table
 
-    try:
-        rows = pq.read_table(path, columns=["doc", "metric"]).to_pylist()
-    except Exception as exc:  # pyarrow raises several types for damaged files
-        raise ScorekitError(f"cannot read lighteval details parquet: {exc}", path=path) from None
+    rows = read_details_table(path, ["doc", "metric"]).to_pylist()
     ids = [str((r.get("doc") or {}).get("id") or "") for r in rows]
     if any(not q for q in ids) or len(set(ids)) != len(ids):
         notes.append(f"{task}: documents without unique ids; questions paired by row number")
@@ -123,6 +119,7 @@ from scorekit.compare.budget import budget_metrics  # noqa: E402 - after MetricV
 def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     """Per-question tables of one SCORE task (complete questions only, as the report does)."""
     from scorekit.metrics import consistency_counts
+    from scorekit.metrics._validation import is_unparsed
     from scorekit.robustness.analysis import cr_name, variant_metric_name
     from scorekit.robustness.grading import equal_for
 
@@ -140,7 +137,8 @@ def _score_metrics(sample_set: Any) -> dict[str, MetricValues]:
     correct = np.array([[float(by_q[q][i].correct) for i in range(v)] for q in complete])
     agree, total = consistency_counts([[by_q[q][i].answer for i in range(v)] for q in complete],
                                       equal=equal_for(sample_set.task.benchmark))
-    out = {cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total]))}
+    parsed = np.array([sum(not is_unparsed(by_q[q][i].answer) for i in range(v)) for q in complete])
+    out = {cr_name(family): MetricValues("ratio", complete, np.column_stack([agree, total, parsed * (parsed - 1) // 2]))}
     if family == "non_greedy":
         out["non_greedy_accuracy"] = MetricValues("mean", complete, correct.mean(axis=1))
         return out
@@ -232,7 +230,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
         from scorekit.robustness.readers import read_paths
 
         read = read_paths([root])
-        notes.extend(read.notes)
+        notes.extend(n for n in read.notes if n not in notes)  # its walk's notes are said already
         seen: dict[str, str] = {}
         for s in read.samples:
             models[s.model].add(s.task.name)
@@ -246,20 +244,20 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                             "--save-details details_*.parquet or Inspect .eval/.json logs); compare needs "
                             "per-question results", path=root)
     if len(models) > 1:
-        shown = ", ".join(sorted(models))
-        raise ScorekitError(f"holds runs of {len(models)} models ({shown}); give one run per argument", path=root)
+        raise ScorekitError(f"holds runs of {len(models)} models ({listed(sorted(models))}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
 
 
-def read_runs(paths: list[str]) -> list[Run]:
-    """The run of each path (:func:`read_run`), labelled by its model (:func:`~scorekit.compare.core.run_labels`).
+def read_runs(paths: list[str], labels: list[str] | None = None) -> list[Run]:
+    """The run of each path (:func:`read_run`), labelled by ``labels`` (one per path, as given)
+    or by its model's display name (:func:`scorekit.harness_outputs.identity.display_names`:
+    a local path by its last folder), made unique by :func:`~scorekit.compare.core.run_labels`."""
+    from scorekit.harness_outputs.identity import display_names
 
-    Budgeted SCORE or variant tasks (:mod:`scorekit.compare.budget`) must have one design in
-    every run that has the task: else one line says why they cannot be compared."""
     from scorekit.compare.budget import check_designs
 
     read = [read_run(path) for path in paths]
-    labels = run_labels([model for model, _, _ in read])
+    labels = labels or run_labels(display_names([model for model, _, _ in read]))
     runs = [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]
-    check_designs(runs)
+    check_designs(runs)  # budgeted tasks: one design in every run that has them, else one line why not
     return runs

@@ -1,68 +1,39 @@
 """How many torch threads the demo uses: the processors idle now, measured, not the load average.
 
 The one-minute load average lags: straight after ``pip install`` it still says ~0.8 on an idle
-2-core machine, which cost the demo one of its two cores. Instead the processors'
-busy time is sampled twice from ``/proc/stat``, a fraction of a second apart.
+2-core machine, which cost the demo one of its two cores. Instead the processors' busy time is
+sampled over a fraction of a second with psutil, on Linux, macOS and Windows alike. Its count is
+``top``'s: idle and I/O-wait time are idle, guest time is already in user time, steal time is busy.
 """
 
 from __future__ import annotations
 
 import os
-import time
-from pathlib import Path
 
-PROC_STAT = "/proc/stat"
+import psutil
+
 SAMPLE_SECONDS = 0.3
 
 
-def cpu_times(stat_text: str) -> tuple[int, int, int]:
-    """``(busy, total, processors)`` from the text of ``/proc/stat``, in clock ticks since boot.
+def idle_processors(busy_percent: float, processors: int) -> float:
+    """Processors idle: ``processors x (1 - busy_percent / 100)``, the busy share over all processors.
 
-    The aggregate ``cpu`` line's fields are user, nice, system, idle, iowait, irq, softirq,
-    steal, guest, guest_nice; idle time is ``idle + iowait``; guest time is already counted in
-    user/nice, so it is left out of the total. ``processors`` counts the ``cpuN`` lines.
-    Raises ValueError when there is no ``cpu`` line.
-    """
-    fields: list[int] | None = None
-    processors = 0
-    for line in stat_text.splitlines():
-        name, _, rest = line.partition(" ")
-        if name == "cpu":
-            fields = [int(v) for v in rest.split()]
-        elif name.startswith("cpu") and name[3:].isdigit():
-            processors += 1
-    if fields is None or len(fields) < 4:
-        raise ValueError("no aggregate 'cpu' line")
-    total = sum(fields[:8])
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    return total - idle, total, max(1, processors)
-
-
-def idle_processors(before: str, after: str) -> float:
-    """Processors idle between two ``/proc/stat`` readings: ``processors x idle share``, where
-    the idle share is ``1 - busy ticks / all ticks`` over the interval (0 ticks: all idle).
-
-    >>> idle_processors("cpu 100 0 0 100 0\\ncpu0 1\\ncpu1 1", "cpu 150 0 0 250 0\\ncpu0 1\\ncpu1 1")
+    >>> idle_processors(25.0, 2)
     1.5
     """
-    busy0, total0, processors = cpu_times(before)
-    busy1, total1, _ = cpu_times(after)
-    ticks = total1 - total0
-    if ticks <= 0:
-        return float(processors)
-    return processors * (1.0 - (busy1 - busy0) / ticks)
+    return processors * (1.0 - busy_percent / 100.0)
 
 
-def sample_idle(stat_path: str | Path = PROC_STAT, seconds: float = SAMPLE_SECONDS) -> float | None:
-    """Processors idle over the next ``seconds`` (:func:`idle_processors` of two readings of
-    ``stat_path``), or None where there is no ``/proc/stat`` (macOS, Windows)."""
+def sample_idle(seconds: float = SAMPLE_SECONDS) -> float | None:
+    """Processors idle over the next ``seconds``: :func:`idle_processors` of psutil's busy
+    percentage over that interval (no clock tick in it: all idle), or None where psutil cannot
+    read the processors' times."""
     try:
-        before = Path(stat_path).read_text(encoding="ascii", errors="replace")
-        time.sleep(seconds)
-        after = Path(stat_path).read_text(encoding="ascii", errors="replace")
-        return idle_processors(before, after)
-    except (OSError, ValueError):
+        busy = psutil.cpu_percent(interval=seconds)
+        processors = psutil.cpu_count() or 1
+    except (OSError, RuntimeError, NotImplementedError):
         return None
+    return idle_processors(busy, processors)
 
 
 def usable_processors() -> int:

@@ -18,9 +18,13 @@ Mapping (pure: per-question tables, their values and the harness files' facts in
     over sqrt(n) for means and 0/1 metrics (lm-eval's and Inspect's own formula), absent for
     ratios and spreads; ``uncertainty.confidence_interval`` scorekit's interval with its
     ``method`` (``wilson``: Wilson score interval over questions; ``bootstrap``: percentile
-    bootstrap over questions, ``num_bootstrap_samples`` given; ``spread of Wilson intervals``)
-    and ``confidence_level``; ``num_samples`` the number of questions. A bound scorekit cannot
-    compute (fewer than 2 questions) is left out, never written as text.
+    bootstrap over questions, ``num_bootstrap_samples`` given; ``korn-graubard`` for a
+    consistency rate; ``spread of Wilson intervals``) and ``confidence_level``; ``num_samples``
+    the number of questions. An interval the rule of
+    :func:`scorekit.metrics.intervals.unreported` withholds (fewer than 2 questions; a
+    resampled one below 10; zero width) is left out, and ``details.confidence_interval`` says
+    why. An undefined value (a consistency rate with no two parsed answers to a question) is
+    not a result at all: it is left out, with a note, never written as a number.
 ``evaluation_results[]`` for metrics the harness reported without per-question values
     (corpus-level metrics, groups, runs without samples logs): the harness's value and, when
     it is a number, its standard error (``method``: ``reported by <library>``) and a normal
@@ -40,14 +44,18 @@ Direction and bounds: ``lower_is_better`` from the harness's ``higher_is_better`
     when its files give them.
 Notes (what was left out and why) go to ``source_metadata.additional_details.scorekit_notes``
     as a JSON list.
+``evaluation_id`` (:func:`evaluation_id`) is the run's own identity, ``<tasks>/<model>/<run
+    time>`` from its files, whatever folder holds them; ``model_info.id`` the model as the
+    harness names it, ``model_info.name`` as tables show it (a local path by its last folder).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -67,6 +75,7 @@ _BOUNDED = {"acc", "acc_norm", "exact_match", "em", "f1", "mc1", "mc2", "accurac
             "non_greedy_accuracy", "non_greedy_macro_accuracy"}
 _INTERVAL = {"wilson": "Wilson score interval over questions",
              "bootstrap": "percentile bootstrap over questions",
+             "korn-graubard": "Korn-Graubard interval over questions (agreeing pairs clustered by question)",
              "spread of Wilson intervals": "smallest and largest spread of the variants' accuracies inside their "
                                            "Wilson intervals"}
 _ROBUSTNESS = {"binary": "accuracy of one prompt variant or answer position", "ratio": "consistency rate",
@@ -128,12 +137,14 @@ def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, fac
         unc["standard_error"] = {"value": sd / math.sqrt(value.n),
                                  "method": "analytic: standard deviation of the per-question values (n - 1) / sqrt(n)"}
     lo, hi = finite_number(value.ci_low), finite_number(value.ci_high)
+    details = {"scorekit_kind": value.kind, "n_questions": str(value.n)}
     if lo is not None and hi is not None:
         unc["confidence_interval"] = {"lower": lo, "upper": hi, "confidence_level": confidence,
                                       "method": _INTERVAL.get(value.method, value.method)}
         if value.method == "bootstrap":
             unc["num_bootstrap_samples"] = n_boot
-    details = {"scorekit_kind": value.kind, "n_questions": str(value.n)}
+    elif value.note:  # the rule of scorekit.metrics.intervals.unreported: absent, and why
+        details["confidence_interval"] = value.note
     reported = facts.reported.get(metric) if facts and not robust else None
     if reported is not None:
         details["harness_value"] = repr(reported[0])
@@ -192,12 +203,47 @@ def document_uuid(evaluation_id: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, "scorekit:" + evaluation_id))
 
 
-def build_document(*, model: str, run_name: str, tasks: dict[str, dict[str, MetricValues]], values: Sequence[Value],
+def evaluation_id(model: str, tasks: Sequence[str], when: str | None, content: Callable[[], str]) -> str:
+    """``<tasks>/<model>/<time of the run>``, the run's own identity, whatever folder holds it:
+    ``<tasks>`` is the one task, or the sorted task keys joined by ``+`` (over 80 characters:
+    the first, the count of the others and a hash of them all); ``<model>`` the model as the
+    harness names it (a local path without its leading ``/``); the time is the newest run time
+    the harness files record. Without one, ``content()`` (a hash of what the run holds) stands
+    in for it, so different runs never share an id.
+
+    >>> evaluation_id("acme/m", ["b", "a"], "2026-01-01T00:00:00+00:00", str)
+    'a+b/acme/m/2026-01-01T00:00:00+00:00'
+    """
+    names = sorted(tasks)
+    joined = "+".join(names)
+    if len(joined) > 80:
+        digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:12]
+        joined = f"{names[0]}+{len(names) - 1} more ({digest})"
+    return f"{joined or 'no-task'}/{model.lstrip('/')}/{when or 'unknown-time-' + content()}"
+
+
+def _content_hash(tasks: dict[str, dict[str, MetricValues]], facts: dict[str, TaskFacts]) -> str:
+    """A hash of a run's per-question values and reported results (its identity without a time)."""
+    h = hashlib.sha256()
+    for task in sorted(tasks):
+        for metric in sorted(tasks[task]):
+            mv = tasks[task][metric]
+            h.update(json.dumps([task, metric, mv.ids]).encode())
+            h.update(np.ascontiguousarray(mv.rows).tobytes())
+    h.update(json.dumps({k: sorted(f.reported.items()) for k, f in sorted(facts.items())}, default=repr).encode())
+    return h.hexdigest()[:16]
+
+
+def build_document(*, model: str, name: str, tasks: dict[str, dict[str, MetricValues]], values: Sequence[Value],
                    facts: dict[str, TaskFacts], notes: list[str], source_files: Sequence[str], confidence: float,
                    n_boot: int, organization: str, relationship: str, retrieved: float, scorekit_version: str) -> dict:
-    """The every_eval_ever document of one run (mapping in the module docstring). ``notes`` is
-    extended with what the mapping noticed, then written into the document."""
+    """The every_eval_ever document of one run (mapping in the module docstring). ``model`` is
+    the model as the harness names it (``model_info.id``, part of the evaluation id), ``name``
+    as tables show it (``model_info.name``; a local path by its last folder:
+    :func:`scorekit.harness_outputs.identity.display_names`). ``notes`` is extended with what
+    the mapping noticed, then written into the document."""
     by_key = {(v.task, v.metric): v for v in values}
+    undefined: dict[str, list[str]] = {}  # reason -> the values left out for it
     results = []
     used: dict[str, TaskFacts] = {}
     for task in sorted(tasks):
@@ -206,13 +252,16 @@ def build_document(*, model: str, run_name: str, tasks: dict[str, dict[str, Metr
         robust = any(mv.kind == "ratio" for mv in metrics.values())  # only SCORE tasks pool agreeing pairs
         for metric in sorted(metrics):
             v = by_key.get((task, metric))
-            if v is not None:
+            if v is not None and math.isnan(v.value):  # undefined: never a number in the document
+                undefined.setdefault(v.note or "undefined", []).append(f"{task} {metric}")
+            elif v is not None:
                 results.append(_scorekit_result(task, metric, metrics[metric], v, f, robust, confidence, n_boot, notes))
         if f is not None:
             used[task] = f
             for metric, (score, stderr) in sorted(f.reported.items()):  # no per-question values for these
                 if metric not in metrics and not robust:
                     results.append(_reported_result(task, metric, score, stderr, f, confidence))
+    notes.extend(f"not exported ({reason}): {', '.join(names)}" for reason, names in undefined.items())
     consumed = {id(f) for f in used.values()}
     robust_tasks = {t for t, ms in tasks.items() if any(mv.kind == "ratio" for mv in ms.values())}
     replaced = [k for k, f in facts.items() if _belongs(k, robust_tasks)]
@@ -222,20 +271,21 @@ def build_document(*, model: str, run_name: str, tasks: dict[str, dict[str, Metr
     for key, f in sorted(facts.items()):  # tasks (and groups) the harness reported without samples
         if id(f) not in consumed and key not in replaced:
             used[key] = f
+            if f.undefined:
+                notes.append(f"{key}: not exported (the harness wrote NaN, i.e. undefined): {', '.join(f.undefined)}")
             results.extend(_reported_result(key, metric, score, stderr, f, confidence)
                            for metric, (score, stderr) in sorted(f.reported.items()))
     libraries = sorted({f.library for f in used.values()}) or ["unknown"]
     versions = sorted({f.version for f in used.values() if f.library == libraries[0]}) or ["unknown"]
     stamps = [f.timestamp for f in used.values() if f.timestamp is not None]
     when = _iso(max(stamps)) if stamps else None
-    eval_name = next(iter(tasks)) if len(tasks) == 1 else run_name
-    evaluation_id = f"{eval_name}/{model}/{when or 'unknown-time'}"
+    run_id = evaluation_id(model, set(tasks) | set(used), when, lambda: _content_hash(tasks, facts))
     library: dict[str, Any] = {"name": libraries[0], "version": versions[0] if len(versions) == 1 else "unknown"}
     if len(libraries) > 1 or len(versions) > 1:
         library["additional_details"] = {"libraries": json.dumps(libraries), "versions": json.dumps(versions)}
     doc: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
-        "evaluation_id": evaluation_id,
+        "evaluation_id": run_id,
         "retrieved_timestamp": repr(float(retrieved)),
         "source_metadata": {
             "source_name": f"{libraries[0]} run exported by scorekit",
@@ -250,7 +300,7 @@ def build_document(*, model: str, run_name: str, tasks: dict[str, dict[str, Metr
             },
         },
         "eval_library": library,
-        "model_info": {"name": model, "id": model,
+        "model_info": {"name": name, "id": model,
                        "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"}},
         "evaluation_results": results,
     }

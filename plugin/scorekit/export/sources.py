@@ -19,6 +19,7 @@ When a task is in several results files, the newest (by the time in the name) is
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ class TaskFacts:
     hf_split: str | None = None
     dataset: str | None = None
     reducer: str | None = None  # Inspect's epoch reducer when not the mean
+    undefined: list[str] = field(default_factory=list)  # metrics the harness wrote as NaN (undefined)
 
 
 def _lm_eval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
@@ -57,13 +59,15 @@ def _lm_eval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
     for key, metrics in data["results"].items():
         if not isinstance(metrics, dict):
             continue
-        reported = {}
+        reported, undefined = {}, []
         for name, value in metrics.items():
             base, sep, filt = name.partition(",")
             if base.endswith("_stderr") or name in ("alias", "name", "samples", "sample_len", "sample_count"):
                 continue
             v = finite_number(value)
             if v is None:
+                if isinstance(value, float) and math.isnan(value):
+                    undefined.append(name)
                 continue
             reported[name] = (v, finite_number(metrics.get(f"{base}_stderr{sep}{filt}")))
         hib = hib_all.get(key) if isinstance(hib_all.get(key), dict) else {}
@@ -73,7 +77,7 @@ def _lm_eval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
         out[ungrouped(key)] = TaskFacts(
             "lm-eval", "lm_eval", version, ts, path, reported, {k: v for k, v in hib.items() if isinstance(v, bool)},
             repo if isinstance(repo, str) and repo else None, split if isinstance(split, str) else None,
-            cfg.get("task") if isinstance(cfg.get("task"), str) else None)
+            cfg.get("task") if isinstance(cfg.get("task"), str) else None, undefined=undefined)
     return out
 
 
@@ -85,6 +89,8 @@ def _lighteval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
             continue
         reported = {name: (v, finite_number(metrics.get(f"{name}_stderr"))) for name, value in metrics.items()
                     if not name.endswith("_stderr") and (v := finite_number(value)) is not None}
+        undefined = [name for name, value in metrics.items()
+                     if not name.endswith("_stderr") and isinstance(value, float) and math.isnan(value)]
         cfg = configs.get(key) if isinstance(configs.get(key), dict) else {}
         hib = {m["metric_name"]: m["higher_is_better"] for m in cfg.get("metrics") or []
                if isinstance(m, dict) and isinstance(m.get("metric_name"), str) and isinstance(m.get("higher_is_better"), bool)}
@@ -93,7 +99,7 @@ def _lighteval(path: str, data: dict, ts: float) -> dict[str, TaskFacts]:
         out[key] = TaskFacts("lighteval", "lighteval", "unknown", ts, path, reported, hib,
                              repo if isinstance(repo, str) and repo and not repo.startswith("/") else None,
                              splits[0] if isinstance(splits, list) and splits and isinstance(splits[0], str) else None,
-                             cfg.get("name") if isinstance(cfg.get("name"), str) else None)
+                             cfg.get("name") if isinstance(cfg.get("name"), str) else None, undefined=undefined)
     return out
 
 

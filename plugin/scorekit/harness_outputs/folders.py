@@ -7,7 +7,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 from scorekit.io import missing_reason
 
 SKIP_HIDDEN = "hidden files and folders"
@@ -32,7 +32,7 @@ class Walk:
 
     def notes(self) -> list[str]:
         """One line per reason: how many were left out, and which."""
-        return [f"left out {len(paths)} {reason}: {', '.join(paths)}" for reason, paths in self.skipped.items() if paths]
+        return [f"left out {len(paths)} {reason}: {listed(paths)}" for reason, paths in self.skipped.items() if paths]
 
 
 def walk(paths: Iterable[str | os.PathLike[str]]) -> Walk:

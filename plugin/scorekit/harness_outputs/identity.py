@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.harness_outputs.kinds import DETAILS, LIGHTEVAL, RESULTS, results_harness
+from scorekit.harness_outputs.kinds import DETAILS, LIGHTEVAL, RESULTS, Harness, results_harness
 
 # Keys of model_args that name the model, in the order they are looked at.
 MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine", "base_model")
@@ -53,7 +53,7 @@ def _arg(model_args: Any, keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def model_identity(data: dict, path: str | os.PathLike[str], harness: str) -> str:
+def model_identity(data: dict, path: str | os.PathLike[str], harness: Harness) -> str:
     """The model a results file belongs to (rule in the module docstring). A wrongly typed
     ``model_name`` or ``config`` raises :class:`ScorekitError` naming the place."""
     if harness == LIGHTEVAL:
@@ -122,3 +122,55 @@ def details_model(path: str | os.PathLike[str], load: Callable[[Path], Any] | No
             if results_harness(data) == LIGHTEVAL:
                 return model_identity(data, results, LIGHTEVAL)
     return folders
+
+
+_HUB_SNAPSHOT = re.compile(r"(?:^|[\\/])models--([^\\/]+?)--([^\\/]+)[\\/]snapshots[\\/][^\\/]+[\\/]?$")
+
+
+def is_local_path(model: str) -> bool:
+    """True when a model name is a local folder as the user typed it (lm-eval's
+    ``pretrained=/models/m``, lighteval's absolute paths): absolute, ``~``, ``./`` or ``../``,
+    a Windows drive (``C:\\m``) or share (``\\\\host\\m``). ``org/name`` (a Hub id),
+    ``provider/org/name`` (an Inspect model) and a name that merely holds a backslash are
+    names, not paths.
+
+    >>> [is_local_path(m) for m in ("/srv/ckpt/final", "./out/m", "~/m", "C:\\\\m", "org/name", "mockllm/acme/m", "back\\\\slash")]
+    [True, True, True, True, False, False, False]
+    """
+    return (model.startswith(("/", "~", "./", "../", ".\\", "..\\", "\\\\"))
+            or re.match(r"^[A-Za-z]:[\\/]", model) is not None)
+
+
+def display_names(models: list[str]) -> list[str]:
+    """How tables name models (compare, export; the full names stay in JSON): a local path by
+    its last folder, with as many parent folders as tell different paths apart; a Hugging Face
+    cache snapshot (``.../models--org--name/snapshots/<hash>``) as ``org/name``; anything else
+    unchanged. Equal names stay equal.
+
+    >>> display_names(["/srv/a/ckpt-500", "/srv/b/ckpt-500", "/srv/final/", "org/m"])
+    ['a/ckpt-500', 'b/ckpt-500', 'final', 'org/m']
+    >>> display_names(["/root/.cache/huggingface/hub/models--org--name/snapshots/0a1b2c"])
+    ['org/name']
+    """
+    def parts(model: str) -> list[str]:
+        return [p for p in re.split(r"[\\/]+", model) if p not in ("", ".", "~")]
+
+    short: dict[str, str] = {}
+    paths = []
+    for m in dict.fromkeys(models):
+        hub = _HUB_SNAPSHOT.search(m)
+        if hub and is_local_path(m):
+            short[m] = f"{hub.group(1)}/{hub.group(2)}"
+        elif is_local_path(m) and parts(m):
+            paths.append(m)
+        else:
+            short[m] = m
+    depth = 1
+    while paths:
+        names = {m: "/".join(parts(m)[-depth:]) for m in paths}
+        taken = list(short.values()) + list(names.values())
+        done = [m for m in paths if taken.count(names[m]) == 1 or depth >= len(parts(m))]
+        short.update((m, names[m]) for m in done)
+        paths = [m for m in paths if m not in done]
+        depth += 1
+    return [short[m] for m in models]

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, Final, Literal
 
-LM_EVAL = "lm-eval"
-LIGHTEVAL = "lighteval"
-RESULTS = "results"
-SAMPLES = "samples"
-DETAILS = "details"
+Harness = Literal["lm-eval", "lighteval", "inspect"]  # the harness that wrote a file (Inspect: its eval logs)
+FileKind = Literal["results", "samples", "details"]  # what a harness file holds
+
+LM_EVAL: Final = "lm-eval"
+LIGHTEVAL: Final = "lighteval"
+RESULTS: Final = "results"
+SAMPLES: Final = "samples"
+DETAILS: Final = "details"
 
 LM_EVAL_MARKERS = ("versions", "n-shot", "configs", "config", "group_subtasks", "higher_is_better")
 TIME_PATTERN = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
@@ -19,7 +22,7 @@ _DETAILS_NAME = re.compile(rf"^details_.+_{TIME_PATTERN}\.parquet$")
 SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<time>{TIME_PATTERN})\.jsonl$")
 
 
-def results_harness(data: Any) -> str | None:
+def results_harness(data: Any) -> Harness | None:
     """``"lighteval"``, ``"lm-eval"`` or None for parsed JSON that is not a results file."""
     if not isinstance(data, dict) or "results" not in data:
         return None
@@ -30,7 +33,7 @@ def results_harness(data: Any) -> str | None:
     return None
 
 
-def file_kind(path: str | os.PathLike[str]) -> str | None:
+def file_kind(path: str | os.PathLike[str]) -> FileKind | None:
     """What a file is by its name: ``"results"`` (a ``.json``: check with
     :func:`results_harness`), ``"samples"`` (lm-eval ``.jsonl``), ``"details"`` (lighteval
     ``details_*.parquet``) or None.

@@ -24,7 +24,9 @@ computation's current parameters instead: after ``@k=2`` they are ``pass@2``, ``
 
 Names: value names (columns) and ``higher_is_better`` come from :mod:`scorekit.metric_specs`, the
 one specification both harnesses follow (``pass@4``, ``recall@2``, ``gold_probability``,
-``exact_match_prefix``...); :data:`FACTORIES` maps each spec name to its factory here.
+``exact_match_prefix``...); :data:`FACTORIES` maps each spec name to its factory here,
+``<name>_metric``: built by :func:`from_spec` for a standard spec (one value per document under
+a fixed column), written by hand for the k / tau families, extractiveness and the consistency rate.
 
 Factories return a fresh ``Metric`` each call; put them in ``LightevalTaskConfig.metrics``.
 Sample-level metrics aggregate with ``np.mean`` (lighteval then reports a standard error);
@@ -34,7 +36,6 @@ questions), for which lighteval computes no bootstrap of its own.
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -55,15 +56,12 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit import metrics as M
 from scorekit.lighteval.sampling import sample_when_asked
-from scorekit.metric_specs import SPECS, column, spec, tau_label
+from scorekit.metric_specs import SPECS, MetricSpec, column, spec, tau_label
 
-__all__ = ["NamedSampleLevelMetric", "GoldMatch", "loose_text", "UnmatchedAudit", "CheckedMean", "StrippedText",
-           "ConsistencyPreparator", "ConsistencyRateCorpus", "consistency_rate_metric", "PassAtK",
-           "pass_at_k_metric", "GPassAtK", "g_pass_at_k_metric", "mg_pass_at_k_metric", "AvgAtK", "avg_at_k_metric",
-           "MajAtK", "maj_at_k_metric", "LogprobValue", "normalized_mc_probability_metric",
-           "gold_probability_metric", "loglikelihood_accuracy_metric", "RecallAtK", "recall_at_k_metric",
-           "mrr_metric", "StringMetric", "exact_match_metric", "bow_f1_metric", "edit_similarity_metric",
-           "Extractiveness", "extractiveness_metric", "tau_label", "FACTORIES"]
+__all__ = [f"{s.name}_metric" for s in SPECS] + [
+    "NamedSampleLevelMetric", "GoldMatch", "loose_text", "UnmatchedAudit", "CheckedMean", "StrippedText",
+    "ConsistencyPreparator", "ConsistencyRateCorpus", "PassAtK", "GPassAtK", "AvgAtK", "MajAtK", "LogprobValue",
+    "RecallAtK", "StringMetric", "exact_match_metric", "Extractiveness", "tau_label", "from_spec", "FACTORIES"]
 
 logger = logging.getLogger(__name__)
 sample_when_asked()  # sampling metrics get samples whatever the model's generation defaults
@@ -557,31 +555,21 @@ def _suffix(normalization: LogProbNormalization | None) -> str:
     return f"_{normalization.name}" if normalization is not None else ""
 
 
-def _logprob_factory(name: str, doc: str) -> Callable[..., SampleLevelMetric]:
-    """``<name>_metric(normalization=None)``: the :class:`LogprobValue` of spec ``name``, averaged over docs."""
-    def factory(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
-        return SampleLevelMetric(metric_name=column(name) + _suffix(normalization), higher_is_better=spec(name).higher_is_better,
-                                 category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(name, normalization),
-                                 corpus_level_fn=np.mean)
-
-    factory.__name__ = factory.__qualname__ = f"{name}_metric"
-    factory.__doc__ = doc
-    return factory
-
-
 class LogprobValue(_LogprobMetric):
-    """The value of spec ``name``'s :mod:`scorekit.metrics` function (``fn(logprobs, gold)``) for
-    one doc: ``normalized_mc_probability`` (max_g exp(l_g) / sum_j exp(l_j), no underflow),
+    """The value of a ``multiple_choice`` spec's formula (``formula(logprobs, gold, **options)``)
+    for one doc; ``name`` is a :class:`~scorekit.metric_specs.MetricSpec` or the name of one of
+    scorekit's: ``normalized_mc_probability`` (max_g exp(l_g) / sum_j exp(l_j), no underflow),
     ``gold_probability`` (max_g exp(l_g)), ``loglikelihood_accuracy`` (1[argmax l in golds], the
     first maximal choice wins ties), ``mrr`` (1 / rank of the best gold, ties by choice order)."""
 
-    def __init__(self, name: str, normalization: LogProbNormalization | None = None):
+    def __init__(self, name: str | MetricSpec, normalization: LogProbNormalization | None = None):
         super().__init__(normalization)
-        self.name = name
-        self.fn = getattr(M, spec(name).function)
+        s = spec(name) if isinstance(name, str) else name
+        self.name, self.options = s.name, dict(s.options)
+        self.fn = s.formula or getattr(M, s.function)
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
-        return self.fn(*self._inputs(doc, model_response))
+        return self.fn(*self._inputs(doc, model_response), **self.options)
 
     def __str__(self) -> str:
         return f"LogprobValue({self.name!r}, normalization={self.normalization})"
@@ -610,72 +598,53 @@ def recall_at_k_metric(k: int, normalization: LogProbNormalization | None = None
     return _named("recall_at_k", RecallAtK(k, normalization), SamplingMethod.LOGPROBS)
 
 
-normalized_mc_probability_metric = _logprob_factory("normalized_mc_probability", "``normalized_mc_probability``, computed "
-                                                    "without underflow (lighteval's own is ``normalized_mc_prob``).")
-gold_probability_metric = _logprob_factory("gold_probability",
-                                           "``gold_probability``: unnormalized probability of the best gold choice.")
-loglikelihood_accuracy_metric = _logprob_factory("loglikelihood_accuracy", "``loglikelihood_accuracy`` (suffixed with the "
-                                                 "normalization name, as lighteval).")
-mrr_metric = _logprob_factory("mrr", "``mrr``: mean reciprocal rank (a tie with a non-gold choice earlier in the list ranks "
-                              "the gold lower).")
-
-
 # --------------------------------------------------------------------------------------------
 # String metrics (first generation against the golds)
 # --------------------------------------------------------------------------------------------
 
 
 class StringMetric(SampleLevelComputation):
-    """``fn(prediction, golds, **options)`` from :mod:`scorekit.metrics` on the first generation.
+    """``fn(prediction, gold, **options)`` of the first generation, the best over the golds (the
+    largest, or the smallest with ``higher_is_better=False``).
 
-    ``kind`` is ``"exact_match"``, ``"bow_f1"`` or ``"edit_similarity"`` (single gold: the best
-    over golds is taken here).
+    ``kind`` is the formula: a :mod:`scorekit.metrics` function's name (``"exact_match"``,
+    ``"bow_f1"``, ``"edit_similarity"``) or the function itself; ``strip`` trims whitespace of
+    the generation and the golds first.
     """
 
-    _FUNCS = {"exact_match": M.exact_match, "bow_f1": M.bow_f1, "edit_similarity": M.edit_similarity}
-
-    def __init__(self, kind: str, strip: bool = True, **options: Any):
-        if kind not in self._FUNCS:
-            raise ValueError(f"kind must be one of {sorted(self._FUNCS)}, got {kind!r}")
-        self.kind, self.strip, self.options = kind, strip, options
+    def __init__(self, kind: str | Callable[..., float], strip: bool = True, *, higher_is_better: bool = True,
+                 **options: Any):
+        fn = getattr(M, kind, None) if isinstance(kind, str) else kind
+        if not callable(fn):
+            raise ValueError(f"kind must be a scorekit.metrics function or its name, got {kind!r}")
+        self.kind = kind if isinstance(kind, str) else fn.__name__
+        self.fn, self.strip, self.higher_is_better, self.options = fn, strip, higher_is_better, options
 
     def compute(self, doc: Doc, model_response: ModelResponse, **kwargs) -> float:
         texts = model_response.final_text
         if not texts:
             raise ValueError(f"{_where(doc)}: the model returned no generation")
         pred, golds = texts[0], doc.get_golds()
+        if not golds:
+            raise ValueError(f"{_where(doc)}: the doc has no gold")
         if self.strip:
             pred, golds = pred.strip(), [g.strip() for g in golds]
-        fn = self._FUNCS[self.kind]
-        if self.kind == "edit_similarity":
-            return max(fn(pred, g, **self.options) for g in golds)
-        return float(fn(pred, golds, **self.options))
+        return float((max if self.higher_is_better else min)(self.fn(pred, g, **self.options) for g in golds))
 
     def __str__(self) -> str:
         return f"StringMetric(kind={self.kind!r}, strip={self.strip}, options={self.options})"
 
 
-def _string_metric(name: str, fn: SampleLevelComputation) -> SampleLevelMetric:
-    return SampleLevelMetric(metric_name=name, higher_is_better=True, category=SamplingMethod.GENERATIVE,
+def _generation_metric(name: str, higher_is_better: bool, fn: StringMetric) -> SampleLevelMetric:
+    return SampleLevelMetric(metric_name=name, higher_is_better=higher_is_better, category=SamplingMethod.GENERATIVE,
                              sample_level_fn=fn, corpus_level_fn=np.mean)
 
 
 def exact_match_metric(mode: str = "full", *, normalize: Callable[[str], str] | None = None, strip: bool = True,
                        name: str | None = None) -> SampleLevelMetric:
     """``exact_match`` / ``exact_match_prefix`` / ``exact_match_suffix`` (or ``name``)."""
-    return _string_metric(name or ("exact_match" if mode == "full" else column(f"exact_match_{mode}")),
-                          StringMetric("exact_match", strip, mode=mode, normalize=normalize))
-
-
-def bow_f1_metric(*, normalize: Callable[[str], str] | None = None, strip: bool = True, name: str = "bow_f1") -> SampleLevelMetric:
-    """Bag-of-words F1 of the first generation (best over golds)."""
-    return _string_metric(name, StringMetric("bow_f1", strip, normalize=normalize))
-
-
-def edit_similarity_metric(*, normalize: Callable[[str], str] | None = None, strip: bool = True,
-                           name: str = "edit_similarity") -> SampleLevelMetric:
-    """1 - Levenshtein / max length, over characters (best over golds)."""
-    return _string_metric(name, StringMetric("edit_similarity", strip, normalize=normalize))
+    return _generation_metric(name or ("exact_match" if mode == "full" else column(f"exact_match_{mode}")), True,
+                              StringMetric("exact_match", strip, mode=mode, normalize=normalize))
 
 
 class Extractiveness(SampleLevelComputation):
@@ -708,8 +677,48 @@ def extractiveness_metric(source_field: str = "text", prefix: str | None = None)
                                      corpus_level_fn=dict.fromkeys(names, np.mean))
 
 
-# Spec name (scorekit.metric_specs) -> the factory that builds it here: ``<name>_metric``, and
-# exact_match_metric's modes for exact_match_prefix / exact_match_suffix.
-FACTORIES: dict[str, Callable[..., Any]] = {
-    s.name: globals().get(f"{s.name}_metric") or functools.partial(exact_match_metric, s.name.removeprefix("exact_match_"))
-    for s in SPECS}
+def from_spec(spec: MetricSpec) -> Callable[..., SampleLevelMetric]:
+    """The lighteval factory ``<name>_metric`` of a standard spec
+    (:attr:`~scorekit.metrics.specs.MetricSpec.standard`): a fresh ``SampleLevelMetric`` named
+    after the spec's column, averaged over docs, per call.
+
+    - ``generate``: ``<name>_metric(*, strip=True, name=None, **options)``, a :class:`StringMetric`
+      of the spec's formula (options such as ``normalize`` go to the formula);
+    - ``multiple_choice``: ``<name>_metric(normalization=None)``, a :class:`LogprobValue`; a
+      lighteval normalization appends its name to the column (``gold_probability_char``).
+
+    The factory's ``spec`` attribute is ``spec``.
+    """
+    if not spec.standard:
+        raise ValueError(f"metric {spec.name!r} (column {spec.column!r}, {spec.kind}, aggregation {spec.aggregation!r}) "
+                         "is not one value per document under a fixed column: write its lighteval factory by hand")
+    formula = spec.formula or getattr(M, spec.function)
+
+    if spec.kind == "multiple_choice":
+        def factory(normalization: LogProbNormalization | None = None) -> SampleLevelMetric:
+            return SampleLevelMetric(metric_name=spec.column + _suffix(normalization), higher_is_better=spec.higher_is_better,
+                                     category=SamplingMethod.LOGPROBS, sample_level_fn=LogprobValue(spec, normalization),
+                                     corpus_level_fn=np.mean)
+    else:
+        def factory(*, strip: bool = True, name: str | None = None, **options: Any) -> SampleLevelMetric:  # type: ignore[misc]
+            return _generation_metric(name or spec.column, spec.higher_is_better,
+                                      StringMetric(formula, strip, higher_is_better=spec.higher_is_better,
+                                                   **{**dict(spec.options), **options}))
+
+    factory.__name__ = factory.__qualname__ = f"{spec.name}_metric"
+    factory.__module__ = __name__
+    factory.spec = spec  # type: ignore[attr-defined]
+    factory.__doc__ = (f"``{spec.column}``: :func:`{formula.__module__}.{formula.__name__}`"
+                       + (f" with {dict(spec.options)}" if spec.options else "")
+                       + (" of the choices' log-probabilities" if spec.kind == "multiple_choice"
+                          else " of the first generation, the best over golds") + ", averaged over docs.")
+    return factory
+
+
+# Spec name (scorekit.metric_specs) -> its factory here, ``<name>_metric``: written above for the
+# k / tau families, extractiveness and the consistency rate, built from the spec for the others
+# (module attributes too).
+_BY_HAND = {f.__name__: f for f in (pass_at_k_metric, g_pass_at_k_metric, mg_pass_at_k_metric, avg_at_k_metric,
+                                    maj_at_k_metric, recall_at_k_metric, extractiveness_metric, consistency_rate_metric)}
+FACTORIES: dict[str, Callable[..., Any]] = {s.name: _BY_HAND.get(f"{s.name}_metric") or from_spec(s) for s in SPECS}
+globals().update({f.__name__: f for f in FACTORIES.values()})

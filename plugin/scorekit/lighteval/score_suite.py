@@ -68,8 +68,9 @@ from scorekit.lighteval.sampling import sample_when_asked
 from scorekit.lighteval.task_names import score_task_keys
 from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
 from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task
+from scorekit.robustness.local_data import DATA_DIR_ENV  # the one switch of both harnesses' SCORE tasks
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
-from scorekit.robustness.records import Record, as_record
+from scorekit.robustness.records import Family, Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.score_variants import DOC_FIELDS, N_SAMPLES, expand, question_from_row
 
@@ -78,7 +79,6 @@ sample_when_asked()  # the non-greedy tasks' 5 samples, whatever the model's gen
 
 __all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "SCORETask", "build_tasks", "suite_tasks"]
 
-DATA_DIR_ENV = "SCOREKIT_SCORE_DATA_DIR"
 GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
 GENERATION_SIZE = 1024  # SCORE's max_gen_toks
 SCORE_DOC_KEY = "score"  # doc.specific[SCORE_DOC_KEY] holds the expanded document (DOC_FIELDS)
@@ -89,7 +89,7 @@ class SCORETask:
     """One lighteval task: a variant (or, non-greedy, the sampled family) of one subset."""
 
     benchmark: str
-    family: str
+    family: Family
     subset: str  # "" for MMLU-Pro
     variant: int  # template index / answer position; 0 for non_greedy
 

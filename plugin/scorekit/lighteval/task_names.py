@@ -26,18 +26,22 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from scorekit.robustness.benchmarks import BENCHMARKS, lighteval_task
+from scorekit.robustness.records import Family
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = ["SCORE_MODULE", "score_task_keys", "score_task_names", "command_tasks", "check_tasks"]
 
 SCORE_MODULE = "scorekit.lighteval.score_suite"
 SCORE_FILE = "score_suite.py"  # the file form, "$(scorekit tasks-dir)/lighteval/score_suite.py"
+# the names before the rename, still loading the same tasks (scorekit.lighteval.tasks, tasks/lighteval/score_tasks.py)
+SCORE_MODULES = (SCORE_MODULE, "scorekit.lighteval.tasks")
+SCORE_FILES = (SCORE_FILE, "score_tasks.py")
 RUN_INSTEAD = ("run them with the details backends, e.g. `python -m scorekit.lighteval accelerate \"model_name=...\" "
                "TASKS --custom-tasks {module} --output-dir OUT --save-details` (or `vllm`, `custom`), then "
                "`scorekit robustness OUT`")
 
 
-def score_task_keys() -> Iterator[tuple[str, str, str, int]]:
+def score_task_keys() -> Iterator[tuple[str, Family, str, int]]:
     """(benchmark, family, subset, variant) of every SCORE variant task, in a stable order: one
     per prompt template, one per answer position the subset can have, one non-greedy task."""
     for benchmark, bench in BENCHMARKS.items():
@@ -100,7 +104,7 @@ def check_tasks(subcommand: str, tasks: Sequence[str], custom_tasks: str | None)
                 return (f"task {task}: tasks written by `scorekit variants --harness lighteval` need --custom-tasks "
                         "<the robust_lighteval_tasks.py it wrote>")
             continue
-        if custom_tasks is not None and custom_tasks != SCORE_MODULE and os.path.basename(custom_tasks) != SCORE_FILE:
+        if custom_tasks is not None and custom_tasks not in SCORE_MODULES and os.path.basename(custom_tasks) not in SCORE_FILES:
             continue  # the user's own module may name tasks as it likes
         if task not in known:
             close = difflib.get_close_matches(task, sorted(known), n=3, cutoff=0.75)

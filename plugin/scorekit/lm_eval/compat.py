@@ -54,8 +54,8 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["SCORERS", "register_metric", "registered_function", "scorer_call", "scorer_metric", "concrete_task_class",
-           "clone_request", "document_outputs", "document_values", "fewshot_split", "task_index", "task_metrics",
+__all__ = ["SCORERS", "register_metric", "registered_function", "scorer_call", "scorer_metric", "with_default_kwargs",
+           "concrete_task_class", "clone_request", "document_outputs", "document_values", "fewshot_split", "task_index", "task_metrics",
            "primary_metric", "score_answer", "set_task_metrics", "multiple_inputs",
            "generation_target"]
 
@@ -99,6 +99,14 @@ def scorer_metric(metric: Any, output_type: str) -> Any:
     if metric.fn in ours:
         return dataclasses.replace(metric, fn=scorer_call(metric.fn, output_type))
     return metric
+
+
+def with_default_kwargs(metric: Any, functions: tuple[Callable[..., Any], ...], **defaults: Any) -> Any:
+    """A 0.5 ``Metric`` whose scorekit function is one of ``functions``, with ``defaults`` under its
+    own ``kwargs`` (what the ``metric_list`` entry sets wins); any other metric unchanged."""
+    if getattr(metric.fn, "scorekit_fn", None) not in functions:
+        return metric
+    return dataclasses.replace(metric, kwargs={**defaults, **metric.kwargs})
 
 
 def register_metric(name: str, fn: Callable[..., Any], *, output_type: str, aggregation: str = "mean",

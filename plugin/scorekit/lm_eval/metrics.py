@@ -1,7 +1,9 @@
 """scorekit metrics in the shape lm-eval calls them: ``fn(references=[gold], predictions=[result], **kw)``.
 
-Which metrics exist, their names, aggregations and columns: :mod:`scorekit.metric_specs` (one
-function here per spec, named as the spec; ``tests/test_metric_specs.py`` checks it).
+Which metrics exist, their names, aggregations and columns: :mod:`scorekit.metric_specs`. One
+function here per spec, named as the spec: built by :func:`from_spec` for a standard one (one
+value per document under a fixed column), written by hand for the k / tau families,
+extractiveness and the consistency rate (``tests/test_metric_specs.py`` checks the set).
 
 ``kw`` are the extra keys of the task's ``metric_list`` entry (``k``, ``tau``, ``ignore_case``...);
 an unknown key raises ``TypeError``. Each function returns the per-question value (lm-eval
@@ -39,12 +41,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scorekit import metrics as M
-from scorekit.metric_specs import SPECS, column, spec, tau_label
+from scorekit.metric_specs import SPECS, MetricSpec, column, tau_label
+from scorekit.robustness.task_variants import LM_EVAL_FALLBACK
 
-__all__ = ["pass_at_k", "g_pass_at_k", "mg_pass_at_k", "avg_at_k", "maj_at_k", "exact_match_prefix",
-           "exact_match_suffix", "bow_f1", "edit_similarity", "normalized_mc_probability", "gold_probability",
-           "recall_at_k", "mrr", "loglikelihood_accuracy", "extractiveness", "consistency_rate",
-           "consistency_rate_aggregation", "METRICS", "GENERATE_METRICS", "MULTIPLE_CHOICE_METRICS", "AGGREGATIONS"]
+__all__ = [s.name for s in SPECS] + ["consistency_rate_aggregation", "from_spec", "METRICS", "GENERATE_METRICS",
+                                     "MULTIPLE_CHOICE_METRICS", "AGGREGATIONS"]
 
 
 def _one(references: Sequence[Any], predictions: Sequence[Any]) -> tuple[Any, Any]:
@@ -143,51 +144,6 @@ def maj_at_k(references, predictions, k: int | list[int] | None = None, ignore_c
             for kk in _listed(len(answers) if k is None else k)}
 
 
-def _string_metric(name: str, fn: Callable[[str, str], float], doc: str) -> Callable[..., float]:
-    """lm-eval metric ``name``: ``fn(sample, gold)`` of each sample, best over golds, mean over samples."""
-    def per_sample(references, predictions, ignore_case: bool = False) -> float:
-        gold, result = _one(references, predictions)
-        samples = _samples(result)
-        golds = [_canon(g, ignore_case) for g in _listed(gold)]
-        return sum(max(fn(_canon(p, ignore_case) or "", g) for g in golds) for p in samples) / len(samples)
-
-    per_sample.__name__ = per_sample.__qualname__ = name
-    per_sample.__doc__ = doc
-    return _one_call_per_doc(per_sample)
-
-
-exact_match_prefix = _string_metric("exact_match_prefix", lambda p, g: M.exact_match(p, g, mode="prefix"),
-                                    "1 if the (stripped) prediction starts with the gold; mean over samples when repeats are kept.")
-exact_match_suffix = _string_metric("exact_match_suffix", lambda p, g: M.exact_match(p, g, mode="suffix"),
-                                    "1 if the (stripped) prediction ends with the gold; mean over samples when repeats are kept.")
-bow_f1 = _string_metric("bow_f1", M.bow_f1, "Bag-of-words (token set) F1 between prediction and gold; mean over samples.")
-edit_similarity = _string_metric("edit_similarity", M.edit_similarity,
-                                 "1 - Levenshtein(p, g) / max(|p|, |g|) over characters; mean over samples.")
-
-
-def _from_logprobs(name: str) -> Callable[..., float]:
-    """lm-eval adapter of spec ``name``: its :mod:`scorekit.metrics` function of the choices'
-    log-likelihoods and the gold index (or indices), named ``name`` (the entry point's target)."""
-    fn = getattr(M, spec(name).function)
-
-    def metric(references, predictions) -> float:
-        gold, lls = _one(references, predictions)
-        return fn(lls, gold)
-
-    metric.__name__ = metric.__qualname__ = name
-    metric.__doc__ = f"{name} of one document: :func:`scorekit.metrics.{fn.__name__}` (multiple_choice, via ScorekitTask)."
-    return metric
-
-
-# max over gold choices of softmax(log-likelihoods); of exp(log-likelihood); 1 if the most likely
-# choice is a gold (first maximal choice on ties, as lm-eval's ``acc``); reciprocal rank of the
-# best-ranked gold (ties: earlier choice first; its mean is MRR)
-normalized_mc_probability = _from_logprobs("normalized_mc_probability")
-gold_probability = _from_logprobs("gold_probability")
-loglikelihood_accuracy = _from_logprobs("loglikelihood_accuracy")
-mrr = _from_logprobs("mrr")
-
-
 def recall_at_k(references, predictions, k: int | list[int] = 1):
     """1 if a gold choice is among the k most likely choices (ties: earlier choice first)."""
     gold, lls = _one(references, predictions)
@@ -203,12 +159,21 @@ def extractiveness(references, predictions):
     return {column("extractiveness", part=part): v for part, v in M.extractiveness(str(source), summary).items()}
 
 
-def consistency_rate(references, predictions) -> list[Any]:
-    """The document's answers (its kept repeats, stripped; empty = unparsed, None) for the
-    ``consistency_rate`` aggregation, which pools them over documents
-    (:func:`scorekit.metrics.consistency_rate`: agreeing pairs over all pairs)."""
+def consistency_rate(references, predictions, fallback: str | list[str] = LM_EVAL_FALLBACK) -> list[Any]:
+    """The document's answers (its kept repeats, stripped) for the ``consistency_rate``
+    aggregation, which pools them over documents (:func:`scorekit.metrics.consistency_rate`:
+    agreeing pairs over all pairs).
+
+    Unparsed (None, agrees with nothing) is an empty answer or a filter's ``fallback``, what it
+    writes when it extracts nothing (whitespace runs collapsed): lm-eval's regex filters write
+    ``[invalid]``, which would otherwise agree with every other ``[invalid]``. ``ScorekitTask``
+    passes the fallbacks of the task's ``filter_list``; give ``fallback:`` in the
+    ``metric_list`` entry for a plain task whose filters set their own. No parsed pair in any
+    document: the aggregation is undefined (NaN), as the robustness report says it."""
     _, result = _one(references, predictions)
-    return [_canon(p, False) or None for p in _samples(result)]
+    unparsed = {" ".join(str(f).split()) for f in _listed(fallback)}
+    return [None if p is None or " ".join(str(p).split()) in unparsed else _canon(p, False) or None
+            for p in _samples(result)]
 
 
 def consistency_rate_aggregation(items: list[list[Any]]) -> float:
@@ -216,8 +181,51 @@ def consistency_rate_aggregation(items: list[list[Any]]) -> float:
     return M.consistency_rate(items)
 
 
-# One function per spec, by name; scorekit.lm_eval.task picks them by what they score.
-METRICS: dict[str, Callable[..., Any]] = {s.name: globals()[s.name] for s in SPECS}
+def from_spec(spec: MetricSpec) -> Callable[..., Any]:
+    """The lm-eval metric of a standard spec (:attr:`~scorekit.metrics.specs.MetricSpec.standard`),
+    named as the spec, calling its formula with the spec's ``options``:
+
+    - ``generate``: ``formula(sample, gold)`` of each sample (stripped; casefolded with
+      ``ignore_case``), the best over golds (the largest, or the smallest when lower is
+      better), averaged over the kept samples;
+    - ``multiple_choice``: ``formula(log-likelihoods of the choices, gold index or indices)``.
+
+    The function's ``spec`` attribute is ``spec``.
+    """
+    if not spec.standard:
+        raise ValueError(f"metric {spec.name!r} (column {spec.column!r}, {spec.kind}, aggregation {spec.aggregation!r}) "
+                         "is not one value per document under a fixed column: write its lm-eval metric by hand")
+    fn, options = spec.formula or getattr(M, spec.function), dict(spec.options)
+    best = max if spec.higher_is_better else min
+
+    def of_choices(references, predictions) -> float:
+        gold, lls = _one(references, predictions)
+        return fn(lls, gold, **options)
+
+    def of_samples(references, predictions, ignore_case: bool = False) -> float:
+        gold, result = _one(references, predictions)
+        samples = _samples(result)
+        golds = [_canon(g, ignore_case) for g in _listed(gold)]
+        return sum(best(fn(_canon(p, ignore_case) or "", g, **options) for g in golds) for p in samples) / len(samples)
+
+    metric: Callable[..., float] = of_choices if spec.kind == "multiple_choice" else of_samples
+
+    metric.__name__ = metric.__qualname__ = spec.name
+    metric.__module__ = __name__  # the entry point's target: scorekit.lm_eval.metrics:<name>
+    metric.spec = spec  # type: ignore[attr-defined]
+    metric.__doc__ = f"``{spec.name}`` of one document: :func:`{fn.__module__}.{fn.__name__}`" + (
+        f" with {options}" if options else "") + (" (multiple_choice, via ScorekitTask)." if spec.kind == "multiple_choice"
+                                                  else ", best over golds, mean over the kept samples.")
+    return metric if spec.kind == "multiple_choice" else _one_call_per_doc(metric)
+
+
+# One function per spec, by name: written above for the k / tau families, extractiveness and the
+# consistency rate, built from the spec for the others (module attributes too: the entry points'
+# targets); scorekit.lm_eval.task picks them by what they score.
+_BY_HAND = {f.__name__: f for f in (pass_at_k, g_pass_at_k, mg_pass_at_k, avg_at_k, maj_at_k, recall_at_k, extractiveness,
+                                    consistency_rate)}
+METRICS: dict[str, Callable[..., Any]] = {s.name: _BY_HAND.get(s.name) or from_spec(s) for s in SPECS}
+globals().update(METRICS)
 GENERATE_METRICS: dict[str, Callable[..., Any]] = {s.name: METRICS[s.name] for s in SPECS if s.kind != "multiple_choice"}
 MULTIPLE_CHOICE_METRICS: dict[str, Callable[..., Any]] = {s.name: METRICS[s.name] for s in SPECS if s.kind == "multiple_choice"}
 # scorekit's aggregations by their lm-eval name (metric_specs.AGGREGATIONS)

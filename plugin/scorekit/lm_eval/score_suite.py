@@ -52,9 +52,10 @@ from lm_eval.api.samplers import ContextSampler
 
 from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
+from scorekit.robustness import local_data
 from scorekit.robustness.analysis import summarize
 from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
-from scorekit.robustness.records import records_from_items
+from scorekit.robustness.records import Family, records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.benchmarks import BENCHMARKS
 from scorekit.robustness.score_variants import expand, questions_from_rows
@@ -94,7 +95,7 @@ def _list_column(values: list[list[Any]], type_: Any) -> Any:
     return pa.array(distinct, type=type_).take(pa.array(idx, type=pa.int64()))
 
 
-def _expand_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+def _expand_docs(dataset: Any, *, benchmark: str, family: Family, subset: str) -> Any:
     import pyarrow as pa
     from datasets import Dataset
     from datasets.fingerprint import generate_random_fingerprint
@@ -111,7 +112,7 @@ def _expand_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> A
     return Dataset(pa.Table.from_arrays(arrays, schema=schema), fingerprint=generate_random_fingerprint())
 
 
-def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> Any:
+def _process_docs(dataset: Any, *, benchmark: str, family: Family, subset: str) -> Any:
     """Expanded documents of ``dataset``; the same Dataset object again while ``dataset`` is
     alive and unchanged (lm-eval asks ~5 times per task)."""
     key = (benchmark, family, subset)
@@ -133,7 +134,7 @@ def _process_docs(dataset: Any, *, benchmark: str, family: str, subset: str) -> 
     return docs
 
 
-def process_docs_name(benchmark: str, family: str, subset: str = "") -> str:
+def process_docs_name(benchmark: str, family: Family, subset: str = "") -> str:
     return f"{family}_docs_{benchmark}" + (f"_{subset}" if subset else "")
 
 
@@ -144,11 +145,26 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 class SCORETask(ScorekitTask):
     """The class of every SCORE task: :class:`~scorekit.lm_eval.ScorekitTask` (independent seeded
-    samples for the non-greedy family) whose few-shot pool is the configured ``fewshot_split``
-    when the dataset has it, and empty otherwise. lm-eval would fall back to the test documents
+    samples for the non-greedy family) that reads local files instead of the hub when
+    ``$SCOREKIT_SCORE_DATA_DIR`` is set (:meth:`download`), and whose few-shot pool is the
+    configured ``fewshot_split`` when the dataset has it, and empty otherwise. lm-eval would fall back to the test documents
     (the question under test among them; AGIEval) or fail with a KeyError (local data given
     without that split); with an empty pool :class:`FewshotSampler` refuses few-shot instead.
     """
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        """The hub dataset, or with ``$SCOREKIT_SCORE_DATA_DIR`` set the local files of
+        :mod:`scorekit.robustness.local_data` (the layout lighteval's SCORE tasks read): the test
+        split, and the few-shot split when its file is there. Nothing is fetched then, so the
+        tasks run offline (``HF_DATASETS_OFFLINE=1``)."""
+        root = local_data.data_dir()
+        which = local_data.score_subset(self.config.dataset_path, self.config.dataset_name) if root else None
+        if which is None:
+            return super().download(dataset_kwargs, **kwargs)
+        import datasets
+
+        files = local_data.split_files(root, *which, extra_splits=(self.config.fewshot_split,))
+        self.dataset = datasets.load_dataset("json", data_files=files)
 
     def aggregate(self, bootstrap_iters: int | None = None) -> Any:
         """lm-eval 0.5 only: stderr ``"N/A"``, as 0.4 writes it (:mod:`scorekit.lm_eval.compat`, Stderr)."""
@@ -216,14 +232,14 @@ class FewshotSampler(ContextSampler):
 IDENTICAL = "identical_sample_rate"
 
 
-def task_metric_names(benchmark: str, family: str) -> list[str]:
+def task_metric_names(benchmark: str, family: Family) -> list[str]:
     """Metric names of one task (all positions a question of this benchmark can have)."""
     names = BENCHMARKS[benchmark].metric_names(family)
     return names + [IDENTICAL] if family == "non_greedy" else names
 
 
 @lru_cache(maxsize=None)
-def _doc_metric_names(benchmark: str, family: str, n_options: int) -> tuple[str, ...]:
+def _doc_metric_names(benchmark: str, family: Family, n_options: int) -> tuple[str, ...]:
     """Metric keys one document of ``family`` emits (``n_options``: its question's options,
     option order: the positions it has, so a position no question has gets no key at all)."""
     if family != "option_order":
@@ -320,7 +336,7 @@ def _make_aggregation(benchmark: str, metric: str):
     return aggregate
 
 
-def _make_process_docs(benchmark: str, family: str, subset: str):
+def _make_process_docs(benchmark: str, family: Family, subset: str):
     def process(dataset: Any) -> Any:
         return _process_docs(dataset, benchmark=benchmark, family=family, subset=subset)
 

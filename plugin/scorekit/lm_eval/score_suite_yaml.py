@@ -15,6 +15,7 @@ from pathlib import Path
 
 from scorekit.lm_eval.score_suite import aggregation_name, process_docs_name, task_metric_names
 from scorekit.robustness.benchmarks import BENCHMARKS, SCOREBenchmark
+from scorekit.robustness.records import Family
 from scorekit.robustness.score_variants import N_SAMPLES
 
 FN = "!function scorekit.lm_eval.score_suite."
@@ -25,7 +26,7 @@ LOWER_IS_BETTER = {"unparsed_rate", "accuracy_range", "accuracy_std", "identical
 NOT_IN_GROUPS = {"accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std"}
 
 
-def _metric_list(benchmark: str, family: str) -> str:
+def _metric_list(benchmark: str, family: Family) -> str:
     lines = ["metric_list:"]
     for m in task_metric_names(benchmark, family):
         lines += [f"  - metric: {m}", f"    aggregation: {FN}{aggregation_name(benchmark, m)}",

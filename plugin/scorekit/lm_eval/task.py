@@ -9,6 +9,10 @@ listed here behaves exactly as in ConfigurableTask.
 - Several golds (``doc_to_target`` returns a list) on ``generate_until``: scorekit's generation
   metrics get all golds at once, so a sample is correct when it matches any of them (lm-eval
   would call them once per gold and report 1 if any call is non-zero).
+- Filter fallbacks: the ``consistency_rate`` metric is given the fallbacks of the task's
+  ``filter_list`` (``[invalid]`` and any ``fallback:`` a step sets) as its ``fallback`` argument,
+  unless the ``metric_list`` entry sets one, so an answer the filters could not extract counts as
+  unparsed, as in ``scorekit robustness``.
 - Independent samples on backends that honour a per-request seed: with ``repeats: R`` > 1 and a
   ``seed`` S in ``generation_kwargs`` (``--gen_kwargs seed=S``), the R samples of a document are
   sent as R requests with seeds ``S*R + i`` (i = 0..R-1), so two base seeds never share a sample
@@ -38,9 +42,13 @@ from lm_eval.api.task import ConfigurableTask
 
 import scorekit.lm_eval.registry  # noqa: F401  (metric names must resolve when the task is built)
 from scorekit.lm_eval import compat
-from scorekit.lm_eval.metrics import GENERATE_METRICS, MULTIPLE_CHOICE_METRICS
+from scorekit.lm_eval.metrics import GENERATE_METRICS, MULTIPLE_CHOICE_METRICS, consistency_rate
+from scorekit.robustness.task_variants import filter_fallbacks
 
 __all__ = ["ScorekitTask", "sample_seeds"]
+
+# metrics told what the task's filters write when they extract nothing (an unparsed answer)
+FALLBACK_METRICS = (consistency_rate,)
 
 
 def sample_seeds(seed: int, repeats: int) -> list[int]:
@@ -56,9 +64,15 @@ class ScorekitTask(ConfigurableTask):
         if config is not None and "class" in config:
             config = {k: v for k, v in config.items() if k != "class"}
         super().__init__(*args, config=config, **kwargs)
+        fallback = sorted(filter_fallbacks((config or {}).get("filter_list")))
         if compat.SCORERS:  # `metric: !function scorekit.lm_eval.metrics.<name>` gets the scorer-shaped call
             for scorer in self.scorers:
-                scorer.metrics = [compat.scorer_metric(m, self.OUTPUT_TYPE) for m in scorer.metrics or []]
+                scorer.metrics = [compat.with_default_kwargs(compat.scorer_metric(m, self.OUTPUT_TYPE), FALLBACK_METRICS,
+                                                             fallback=fallback) for m in scorer.metrics or []]
+        else:
+            for name, fn in self._metric_fn_list.items():
+                if fn in FALLBACK_METRICS:
+                    self._metric_fn_kwargs.setdefault(name, {}).setdefault("fallback", fallback)
 
     # --- independent samples -----------------------------------------------------------------
 

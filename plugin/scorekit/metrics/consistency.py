@@ -21,14 +21,16 @@ from typing import Any
 import numpy as np
 
 from scorekit.metrics._validation import as_groups, is_unparsed, same_answer, warn_nan
+# Fewest questions with pairs for which consistency_rate_interval gives an interval (the rule
+# of every resampled interval): its simulated coverage is >= 93% from 10 questions up, and down
+# to 91% at 5 (docs/metrics.md).
+from scorekit.metrics.intervals import MIN_QUESTIONS
+from scorekit.metrics.specs import metric_spec
 
-__all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval", "consistency_summary", "MIN_QUESTIONS"]
+__all__ = ["consistency_counts", "consistency_rate", "consistency_rate_interval", "consistency_summary",
+           "korn_graubard_interval", "MIN_QUESTIONS"]
 
 Equal = Callable[[Any, Any], bool]
-
-# Fewest questions with pairs for which consistency_rate_interval gives an interval: its
-# simulated coverage is >= 93% from 10 questions up, and down to 91% at 5 (docs/metrics.md).
-MIN_QUESTIONS = 10
 
 
 def _agree_by_key(groups: list[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -64,7 +66,8 @@ def _counts(groups: list[Sequence[Any]], equal: Equal | None) -> tuple[np.ndarra
     counted = _agree_by_key(groups) if equal is None else None
     if counted is None:
         pair_equal = equal or same_answer
-        counted = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2).T
+        pairs = np.array([_agree_pairwise(g, pair_equal) for g in groups], dtype=np.int64).reshape(-1, 2)
+        counted = pairs[:, 0], pairs[:, 1]
     agree, parsed = counted
     return agree, lengths * (lengths - 1) // 2, parsed
 
@@ -89,6 +92,7 @@ def consistency_counts(answer_groups: Iterable[Sequence[Any]], *, equal: Equal |
     return agree, total
 
 
+@metric_spec(kind="corpus", aggregation="consistency_rate")
 def consistency_rate(answer_groups: Iterable[Sequence[Any]], *, equal: Equal | None = None, pooled: bool = True) -> float:
     """Consistency rate in [0, 1] (counts as in :func:`consistency_counts`).
 
@@ -192,6 +196,22 @@ def _interval(agree: np.ndarray, total: np.ndarray, parsed: np.ndarray, pooled: 
                        f"{MIN_QUESTIONS} (with fewer its coverage drops below 93%); no interval", stacklevel=4)
         return nan, nan
     return _korn_graubard(agree[has_pairs], total[has_pairs], pooled, confidence)
+
+
+def korn_graubard_interval(agree: Any, total: Any, *, confidence: float = 0.95) -> tuple[float, float]:
+    """The pooled rate's interval of :func:`consistency_rate_interval` from per-question counts
+    (agreeing pairs, pairs), with no minimum of questions: the caller applies the rule of
+    :func:`scorekit.metrics.intervals.unreported`. Questions without pairs are left out;
+    none left: (nan, nan).
+
+    >>> [round(x, 4) for x in korn_graubard_interval([6] * 12 + [1] * 8, [10] * 20)]
+    [0.2826, 0.5265]
+    """
+    a, t = np.asarray(agree, dtype=np.int64), np.asarray(total, dtype=np.int64)
+    keep = t > 0
+    if keep.sum() < 2:
+        return math.nan, math.nan
+    return _korn_graubard(a[keep], t[keep], True, confidence)
 
 
 def _korn_graubard(agree: np.ndarray, total: np.ndarray, pooled: bool, confidence: float) -> tuple[float, float]:

@@ -24,27 +24,49 @@ Methods (``docs/uncertainty.md`` gives the measured coverage of each):
   values (a model's percentiles across leaderboards, ``scorekit rank``): Student t and
   chi-square intervals;
 - :func:`threshold_stderr` — a results file's stderr carried through a threshold score (the
-  leaderboard's normalization is one; first-order, i.e. delta method).
+  leaderboard's normalization is one; first-order, i.e. delta method);
+- :func:`unreported` — the one rule for when an interval is reported at all (every command
+  asks it before showing or exporting an interval).
 
 The consistency-rate interval lives with the rate (Korn-Graubard,
 :func:`scorekit.metrics.consistency_rate_interval`).
+
+Written here although libraries have them, with tests that pin the same numbers
+(tests/metrics/test_intervals.py): Wilson equals scipy's
+``binomtest(k, n).proportion_ci(method="wilson")`` and the t interval scipy's ``t.interval``
+(within 1e-15 on every count up to 40 questions and on random values), Holm equals statsmodels'
+``multipletests(method="holm")`` exactly. The libraries' forms do not fit the calls: scipy's
+Wilson takes one integer count at a time (scorekit passes arrays of per-option counts, and
+fractional counts), its t interval is NaN where every value is the same (scorekit gives the zero
+width the data show), and scipy has no Holm. Importing ``scipy.stats`` would also cost
+``scorekit robustness`` and ``scorekit rank``, which need only ``scipy.special`` (the quantiles
+used here: ``ndtri``, ``stdtrit``), 2.7x its import time (6.9 s against 2.6 s median on a
+2-core x86 machine at load ~10), and statsmodels pulls in pandas.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 __all__ = [
     "BootstrapResult", "bootstrap_interval", "bootstrap_intervals", "holm", "indistinguishable", "inverted_p",
     "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_statistic", "std_interval", "t_interval",
-    "threshold_stderr", "wilson_interval", "z_value",
+    "threshold_stderr", "unreported", "wilson_interval", "z_value", "MIN_QUESTIONS",
 ]
 
 Statistic = Callable[[np.ndarray], np.ndarray]
+Spread = Literal["range", "std"]  # a spread of accuracies across variants: max - min, or the population std
+
+# Fewest questions for an interval from resampling or a large-sample approximation (the
+# bootstrap, the Korn-Graubard interval of a consistency rate). Simulated coverage at 95%
+# (bench/sim_intervals.py --only small, 2000 runs): the expanded percentile bootstrap of a
+# per-question mean covers 94-95% at 10 questions, 92-95% at 7, 91-92% at 5, 71-75% at 3; the
+# consistency-rate interval >= 93% from 10 up and 91% at 5 (docs/metrics.md).
+MIN_QUESTIONS = 10
 
 # Draw at most this many multinomial counts at once (draws x distinct rows): 8 MB, and as much
 # again for their float copy in the product (chunks draw the same numbers as one call).
@@ -65,6 +87,41 @@ class BootstrapResult(NamedTuple):
     ci_high: float
     n: int
     p_value: float = math.nan
+
+
+def unreported(ci_low: float, ci_high: float, n: int, *, resampled: bool) -> str | None:
+    """Why the interval [ci_low, ci_high] over ``n`` questions is not reported; None when it is.
+
+    The one rule of every command (compare, its values, export, robustness):
+
+    - no bounds (nan): "fewer than 2 questions" when n < 2, else "no interval could be computed";
+    - ``resampled`` (a bootstrap, or a large-sample approximation such as the consistency-rate
+      interval) with n < :data:`MIN_QUESTIONS`: too few questions for its coverage;
+    - zero width (ci_high <= ci_low): every question gave the same value (in both runs, for a
+      paired difference), so there is no variation to measure. That is not a certainty, so
+      no interval (and no p-value or detectable difference read from it).
+
+    Exact and score intervals (Wilson, the McNemar interval, the spread of Wilson intervals)
+    have width and coverage at any n and pass ``resampled=False``; an accuracy of exactly 0 or 1
+    gets Wilson's interval instead of its zero-width bootstrap (:func:`boundary_safe`) before
+    this rule is asked.
+
+    >>> unreported(0.25, 0.25, 12, resampled=True)
+    'zero width: every question gave the same value (or difference), so there is no variation to measure; not a certainty'
+    >>> unreported(0.1, 0.4, 5, resampled=True)
+    '5 questions: a resampled interval needs at least 10 (below that its coverage drops, to ~75% at 3 questions)'
+    >>> unreported(0.1, 0.4, 5, resampled=False) is None
+    True
+    """
+    if math.isnan(ci_low) or math.isnan(ci_high):
+        return "fewer than 2 questions" if n < 2 else "no interval could be computed"
+    if resampled and n < MIN_QUESTIONS:
+        return (f"{n} questions: a resampled interval needs at least {MIN_QUESTIONS} (below that its coverage drops, "
+                "to ~75% at 3 questions)")
+    if ci_high <= ci_low:
+        return ("zero width: every question gave the same value (or difference), so there is no variation to measure; "
+                "not a certainty")
+    return None
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -353,7 +410,7 @@ def inverted_p(interval: Callable[[float], tuple[float, float]], null: float = 0
     return b
 
 
-def spread_statistic(kind: str) -> Statistic:
+def spread_statistic(kind: Spread) -> Statistic:
     """Statistic for :func:`bootstrap_interval` / :func:`paired_bootstrap` on a (Q, V) matrix
     of 0/1 (question x prompt or answer position): the column means are the per-variant
     accuracies, and ``kind`` is ``"range"`` (max - min) or ``"std"`` (population, ddof=0), as
@@ -370,7 +427,7 @@ def spread_statistic(kind: str) -> Statistic:
     raise ValueError(f"kind must be 'range' or 'std', got {kind!r}")
 
 
-def spread_bounds(kind: str, lows: Any, highs: Any) -> tuple[float, float]:
+def spread_bounds(kind: Spread, lows: Any, highs: Any) -> tuple[float, float]:
     """Interval of the spread (``"range"`` or population ``"std"``) of V accuracies from their
     own intervals ``[lows[v], highs[v]]``: the smallest and the largest spread of any V values
     inside those intervals.

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from scorekit.metrics.specs import metric_spec
+
 __all__ = [
     "normalized_mc_probability", "gold_probability", "loglikelihood_accuracy", "recall_at_k", "reciprocal_rank",
     "gold_ranks",
@@ -36,6 +38,7 @@ def _inputs(logprobs: Any, gold: int | Collection[int]) -> tuple[np.ndarray, np.
     return lp, np.unique(golds)
 
 
+@metric_spec(kind="multiple_choice")
 def normalized_mc_probability(logprobs: Any, gold: int | Collection[int]) -> float:
     """max_{g in G} exp(l_g) / sum_j exp(l_j), computed as e_g / sum_j e_j with e_j = exp(l_j - max l).
 
@@ -57,6 +60,7 @@ def normalized_mc_probability(logprobs: Any, gold: int | Collection[int]) -> flo
     return float(shifted[golds].max() / shifted.sum())
 
 
+@metric_spec(kind="multiple_choice")
 def gold_probability(logprobs: Any, gold: int | Collection[int]) -> float:
     """max_{g in G} exp(l_g): the unnormalized probability of the best gold continuation.
 
@@ -79,6 +83,7 @@ def gold_ranks(logprobs: Any, gold: int | Collection[int]) -> np.ndarray:
     return 1 + ((lp[None, :] > lg) | ((lp[None, :] == lg) & (idx < golds[:, None]))).sum(axis=1)
 
 
+@metric_spec(kind="multiple_choice")
 def loglikelihood_accuracy(logprobs: Any, gold: int | Collection[int]) -> float:
     """1[argmax_i l_i in G], the first maximal choice winning ties (numpy.argmax).
 
@@ -88,6 +93,7 @@ def loglikelihood_accuracy(logprobs: Any, gold: int | Collection[int]) -> float:
     return 1.0 if gold_ranks(logprobs, gold).min() == 1 else 0.0
 
 
+@metric_spec(kind="multiple_choice", column="recall@{k}")
 def recall_at_k(logprobs: Any, gold: int | Collection[int], k: int) -> float:
     """1[G intersects the top-k choices], the top-k taken by l with ties broken by choice order.
 
@@ -101,6 +107,7 @@ def recall_at_k(logprobs: Any, gold: int | Collection[int], k: int) -> float:
     return 1.0 if gold_ranks(logprobs, gold).min() <= k else 0.0
 
 
+@metric_spec("mrr", kind="multiple_choice")
 def reciprocal_rank(logprobs: Any, gold: int | Collection[int]) -> float:
     """1 / r with r the 1-based rank of the best-ranked gold (ties broken by choice order).
 

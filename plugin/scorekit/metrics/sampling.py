@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.metrics._validation import int_array, is_unparsed, same_answer
+from scorekit.metrics.specs import metric_spec
 
 __all__ = ["pass_at_k", "g_pass_at_k", "mg_pass_at_k", "avg_at_k", "maj_at_k"]
 
@@ -60,6 +61,7 @@ def _threshold(k: int, tau: float) -> int:
     return max(math.ceil(round(tau * k, 9)), 1)
 
 
+@metric_spec(kind="generate", column="pass@{k}")
 def pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
     """Unbiased pass@k = 1 - C(n-c, k) / C(n, k) (Chen et al. 2021): the probability that k of the
     n samples, drawn without replacement, include at least one of the c correct ones.
@@ -76,6 +78,7 @@ def pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
     return _hypergeom_apply(n, c, k, lambda nn, cc: (math.comb(nn, k) - math.comb(nn - cc, k)) / math.comb(nn, k))
 
 
+@metric_spec(kind="generate", column="g-pass@{k}_{tau}")
 def g_pass_at_k(n: Any, c: Any, k: int, tau: float) -> float | np.ndarray:
     """G-Pass@k_tau = P[X >= m], X ~ Hypergeometric(n, c, k), m = max(ceil(tau * k), 1).
 
@@ -94,6 +97,7 @@ def g_pass_at_k(n: Any, c: Any, k: int, tau: float) -> float | np.ndarray:
     return _hypergeom_apply(n, c, k, lambda nn, cc: _tail_numerators(nn, cc, k)[m] / math.comb(nn, k))
 
 
+@metric_spec(kind="generate", column="mg-pass@{k}")
 def mg_pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
     """mG-Pass@k = (2/k) * sum_{i = ceil(k/2)+1}^{k} P[X >= i], X ~ Hypergeometric(n, c, k).
 
@@ -114,6 +118,7 @@ def mg_pass_at_k(n: Any, c: Any, k: int) -> float | np.ndarray:
     return _hypergeom_apply(n, c, k, value)
 
 
+@metric_spec(kind="generate", column="avg@{k}")
 def avg_at_k(scores: Any, k: int | None = None) -> float | np.ndarray:
     """avg@k = (1/k) * sum_{i=1}^{k} s_i: the mean score of the first k samples (sample order).
 
@@ -139,6 +144,7 @@ def avg_at_k(scores: Any, k: int | None = None) -> float | np.ndarray:
     return float(out) if out.ndim == 0 else out
 
 
+@metric_spec(kind="generate", column="maj@{k}")
 def maj_at_k(answers: Sequence[Any], gold: Any, k: int | None = None, *,
              equal: Callable[[Any, Any], bool] | None = None) -> float:
     """maj@k = 1 if the majority answer among the first k answers equals ``gold``, else 0.

@@ -14,6 +14,7 @@ from typing import Any, Literal
 import numpy as np
 
 from scorekit.metrics._validation import warn_nan
+from scorekit.metrics.specs import metric_spec
 
 __all__ = ["exact_match", "bow_f1", "levenshtein", "edit_similarity", "extractive_fragments", "extractiveness"]
 
@@ -37,6 +38,8 @@ def _norm(text: str, normalize: Normalize) -> str:
     return normalize(text) if normalize else text
 
 
+@metric_spec("exact_match_prefix", kind="generate", options={"mode": "prefix"})
+@metric_spec("exact_match_suffix", kind="generate", options={"mode": "suffix"})
 def exact_match(prediction: str, gold: str | Sequence[str], *, mode: Literal["full", "prefix", "suffix"] = "full",
                 normalize: Normalize = None) -> float:
     """1 if nu(p) == nu(g) (full), nu(p) starts with nu(g) (prefix) or ends with nu(g) (suffix).
@@ -59,6 +62,7 @@ def exact_match(prediction: str, gold: str | Sequence[str], *, mode: Literal["fu
     return 0.0
 
 
+@metric_spec(kind="generate")
 def bow_f1(prediction: str, gold: str | Sequence[str], *, normalize: Normalize = None,
            tokenize: Tokenize = str.split, multiset: bool = False) -> float:
     """Bag-of-words F1 = 2 P R / (P + R), P = |T_p ∩ T_g| / |T_p|, R = |T_p ∩ T_g| / |T_g|.
@@ -109,6 +113,7 @@ def levenshtein(a: Sequence[Any], b: Sequence[Any]) -> int:
     return int(prev[-1])
 
 
+@metric_spec(kind="generate")
 def edit_similarity(prediction: str | Sequence[Any], gold: str | Sequence[Any], *, normalize: Normalize = None,
                     tokenize: Tokenize | None = None) -> float:
     """1 - Lev(p, g) / max(|p|, |g|), over characters (default) or ``tokenize`` tokens.
@@ -164,6 +169,7 @@ def extractive_fragments(source: Sequence[Any], summary: Sequence[Any]) -> list[
     return out
 
 
+@metric_spec(kind="generate", column="extractiveness_{part}")
 def extractiveness(source: str, summary: str, *, normalize: Normalize = None,
                    tokenize: Tokenize = str.split) -> dict[str, float]:
     """Extractiveness of a summary (Grusky et al. 2018), with F its extractive fragments:

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.records import FAMILIES, Record, as_record
+from scorekit.robustness.records import FAMILIES, Family, Record, as_record
 
 __all__ = ["FamilySummary", "summarize", "accuracy", "accuracy_name", "unparsed_rate", "metric_names", "spread_metric_names"]
 
@@ -65,14 +65,14 @@ def accuracy_name(macro: bool) -> str:
     return "macro_accuracy" if macro else "accuracy"
 
 
-def cr_name(family: str) -> str:
+def cr_name(family: Family) -> str:
     """Upstream name of a family's consistency rate: ``consistency_rate`` (prompt),
     ``options_consistency_rate``, ``non_greedy_consistency_rate``."""
     return {"prompt": "consistency_rate", "option_order": "options_consistency_rate",
             "non_greedy": "non_greedy_consistency_rate"}[family]
 
 
-def variant_metric_name(family: str, variant: int, *, macro: bool) -> str:
+def variant_metric_name(family: Family, variant: int, *, macro: bool) -> str:
     """Upstream name of one variant's accuracy: ``3_macro_accuracy``, ``per_option_accuracy_C``."""
     if family == "prompt":
         return f"{variant}_{accuracy_name(macro)}"
@@ -81,12 +81,12 @@ def variant_metric_name(family: str, variant: int, *, macro: bool) -> str:
     raise ValueError(f"family {family!r} has no per-variant accuracy metrics")
 
 
-def spread_metric_names(family: str) -> tuple[str, ...]:
+def spread_metric_names(family: Family) -> tuple[str, ...]:
     """Spread metrics across variants (prompt and option_order families only)."""
     return SPREAD if family in ("prompt", "option_order") else ()
 
 
-def metric_names(family: str, *, macro: bool, n_variants: int = 10) -> list[str]:
+def metric_names(family: Family, *, macro: bool, n_variants: int = 10) -> list[str]:
     """Every metric name a family reports, in display order.
 
     prompt: ``N_(macro_)accuracy`` (N < n_variants), spread, ``consistency_rate`` (+``_ci_low``,
@@ -109,7 +109,7 @@ def metric_names(family: str, *, macro: bool, n_variants: int = 10) -> list[str]
 class FamilySummary:
     """Numbers of one family on one set of records (see the module docstring)."""
 
-    family: str
+    family: Family
     macro: bool
     n_questions: int
     n_incomplete: int
@@ -205,7 +205,7 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
     docstring), from the records of complete questions (every question has all of *its*
     variants; option order gives a question as many as it has options, so a position such as
     J is present only in the questions that have it, and its accuracy counts only those)."""
-    from scorekit.metrics.intervals import boundary_safe, bootstrap_intervals, spread_bounds, wilson_interval
+    from scorekit.metrics.intervals import bootstrap_intervals, spread_bounds, wilson_interval
 
     nan2 = (_NAN, _NAN)
     if correct.size == 0:
@@ -254,8 +254,12 @@ def _intervals(q: np.ndarray, variant: np.ndarray, correct: np.ndarray, cat: np.
         stats = [lambda m, j=j: per_variant(m)[..., j] for j in range(n_v)]
         results = bootstrap_intervals(columns, stats, confidence=confidence)
         estimates = per_variant(columns.mean(axis=0))
-        variant_ci = {int(v): boundary_safe(float(estimates[j]), (r.ci_low, r.ci_high), present[:, j].sum(), confidence)
-                      for j, (v, r) in enumerate(zip(vs, results))}
+        reported = {int(v): _reported(float(estimates[j]), (r.ci_low, r.ci_high), int(present[:, j].sum()), confidence)
+                    for j, (v, r) in enumerate(zip(vs, results))}
+        variant_ci = {v: ci for v, (ci, _) in reported.items()}
+        for why in dict.fromkeys(why for _, why in reported.values() if why):
+            warnings.warn(f"per-variant (macro) accuracy intervals (bootstrap over questions): none given, {why}",
+                          RuntimeWarning, stacklevel=2)
     acc_ci = _accuracy_interval(q_code, n_q, correct, cat, n_cat, macro, confidence)
     if n_v < 2:
         return variant_ci, nan2, nan2, acc_ci
@@ -271,7 +275,7 @@ def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: n
     category when ``macro``; the statistic is total correct / total records (micro) or the mean
     over categories of that ratio (macro), so questions with different numbers of variants
     (answer positions) weigh as their records do."""
-    from scorekit.metrics.intervals import boundary_safe, bootstrap_interval
+    from scorekit.metrics.intervals import bootstrap_interval
 
     groups = cat if macro else np.zeros_like(cat)
     n_g = n_cat if macro else 1
@@ -287,7 +291,25 @@ def _accuracy_interval(q_code: np.ndarray, n_q: int, correct: np.ndarray, cat: n
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a draw without some category: nanmean of the rest
         r = bootstrap_interval(np.hstack([right, count]), ratio, confidence=confidence)
-    return boundary_safe(r.estimate, (r.ci_low, r.ci_high), n_q, confidence)
+    ci, why = _reported(r.estimate, (r.ci_low, r.ci_high), n_q, confidence)
+    if why:
+        warnings.warn(f"accuracy interval (bootstrap over questions): none given, {why}", RuntimeWarning, stacklevel=2)
+    return ci
+
+
+def _reported(estimate: float, interval: tuple[float, float], n: int,
+              confidence: float) -> tuple[tuple[float, float], str | None]:
+    """(interval, why it is withheld) of a bootstrapped accuracy as every command reports it:
+    Wilson's at an accuracy of 0 or 1 (:func:`~scorekit.metrics.intervals.boundary_safe`), else
+    the bootstrap's when :func:`~scorekit.metrics.intervals.unreported` allows it, else
+    (nan, nan) and the reason (the caller warns: the report turns warnings into notes)."""
+    from scorekit.metrics.intervals import boundary_safe, unreported
+
+    safe = boundary_safe(estimate, interval, n, confidence)
+    if safe != interval:
+        return safe, None
+    why = unreported(*interval, n, resampled=True)
+    return (interval, None) if why is None else ((_NAN, _NAN), why)
 
 
 def summarize(records: Iterable[Record | Any], *, macro: bool = False, equal: Callable[[Any, Any], bool] | None = None,

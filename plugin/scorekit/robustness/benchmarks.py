@@ -19,8 +19,9 @@ lighteval variant task       ``score_<family>_robustness_<benchmark>[:<subset ke
 
 (these are upstream lm-eval's names, so scorekit's tasks replace upstream's one for one).
 Metric names are :func:`scorekit.robustness.analysis.metric_names` with the benchmark's
-``macro``. Adding a benchmark means adding one :class:`SCOREBenchmark` to :data:`BENCHMARKS` plus its
-row rule (:data:`scorekit.robustness.score_variants.ROW_RULES`) and its templates (docs/extending.md).
+``macro``. A benchmark is added with one call,
+:func:`scorekit.robustness.score_variants.register_benchmark` (its :class:`SCOREBenchmark` and its
+row rule), plus its templates (docs/extending.md).
 A benchmark with ``options == 0`` has free-form answers, compared as MATH answers are.
 """
 
@@ -29,9 +30,10 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
+from typing import cast
 
 from scorekit.harness_outputs.keys import ungrouped
-from scorekit.robustness.records import FAMILIES
+from scorekit.robustness.records import FAMILIES, Family
 
 __all__ = [
     "SCOREBenchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task", "parse_lighteval_task",
@@ -69,7 +71,7 @@ class SCOREBenchmark:
     macro: bool
     template_dir: str
     fewshot_split: str | None
-    families: tuple[str, ...] = FAMILIES
+    families: tuple[Family, ...] = FAMILIES
     subsets: tuple[Subset, ...] = ()
 
     # --- subsets and data ---------------------------------------------------------------
@@ -112,7 +114,7 @@ class SCOREBenchmark:
 
         return accuracy_name(self.macro)
 
-    def metric_names(self, family: str, n_variants: int | None = None) -> list[str]:
+    def metric_names(self, family: Family, n_variants: int | None = None) -> list[str]:
         """Every metric a task of ``family`` reports (option order: one per position up to
         ``n_variants``, default the benchmark's most options; prompt: 10 templates)."""
         from scorekit.robustness.analysis import metric_names
@@ -121,14 +123,14 @@ class SCOREBenchmark:
             n_variants = self.options if family == "option_order" else 10
         return metric_names(family, macro=self.macro, n_variants=n_variants)
 
-    def lm_eval_task(self, family: str, subset: str = "") -> str:
+    def lm_eval_task(self, family: Family, subset: str = "") -> str:
         """Upstream lm-eval leaf task name: ``score_prompt_robustness_mmlu_pro``,
         ``option_order_robustness_agieval_lsat_ar``, ``non_greedy_robustness_math_precalc``."""
         if not self.subsets:
             return f"score_{family}_robustness_{self.key}"
         return f"{family}_robustness_{self.key}_{self.suffix(subset)}"
 
-    def lm_eval_group(self, family: str) -> str:
+    def lm_eval_group(self, family: Family) -> str:
         """lm-eval group of one family over the subsets: ``score_prompt_robustness_agieval``."""
         return f"score_{family}_robustness_{self.key}"
 
@@ -185,7 +187,7 @@ class TaskName:
 
     name: str
     benchmark: str
-    family: str
+    family: Family
     subset: str | None
     is_group: bool
 
@@ -195,7 +197,7 @@ class TaskName:
 ROBUST_PREFIX = "robust_"
 
 
-def robust_task_name(family: str, task: str) -> str:
+def robust_task_name(family: Family, task: str) -> str:
     """``robust_<family>_<task>``: the task ``scorekit variants`` writes for one family."""
     return f"{ROBUST_PREFIX}{family}_{task}"
 
@@ -219,12 +221,12 @@ def classify_task(name: str) -> TaskName | None:
     name = ungrouped(name)
     r = re.match(rf"^{ROBUST_PREFIX}(?P<family>{'|'.join(FAMILIES)})_(?P<task>.+)$", name)
     if r is not None:
-        return TaskName(name, robust_group_name(r["task"]), r["family"], None, False)
+        return TaskName(name, robust_group_name(r["task"]), cast(Family, r["family"]), None, False)
     m = re.match(rf"^(?:score_)?(?P<family>{'|'.join(FAMILIES)})_robustness_(?P<benchmark>{'|'.join(BENCHMARKS)})"
                  r"(?:_(?P<suffix>[a-z_]+))?$", name)
     if m is None:
         return None
-    bench, family, suffix = BENCHMARKS[m["benchmark"]], m["family"], m["suffix"]
+    bench, family, suffix = BENCHMARKS[m["benchmark"]], cast(Family, m["family"]), m["suffix"]
     if family not in bench.families:
         return None
     if not bench.subsets:
@@ -238,7 +240,7 @@ def classify_task(name: str) -> TaskName | None:
 # --- lighteval task names -----------------------------------------------------------------
 
 
-def lighteval_task(benchmark: str, family: str, subset: str = "", variant: int = 0) -> str:
+def lighteval_task(benchmark: str, family: Family, subset: str = "", variant: int = 0) -> str:
     """``score_<family>_robustness_<benchmark>[:<subset>][:template_<v>|:position_<L>]``."""
     parts = [f"score_{family}_robustness_{benchmark}"]
     if subset:
@@ -250,7 +252,7 @@ def lighteval_task(benchmark: str, family: str, subset: str = "", variant: int =
     return ":".join(parts)
 
 
-def parse_lighteval_task(name: str) -> tuple[str, str, str, int] | None:
+def parse_lighteval_task(name: str) -> tuple[str, Family, str, int] | None:
     """(benchmark, family, subset key, variant) of a lighteval SCORE task name, the inverse of
     :func:`lighteval_task` (a trailing ``|<fewshots>`` is ignored); None if not one."""
     from scorekit.robustness.templates import N_PROMPT_TEMPLATES
@@ -259,7 +261,7 @@ def parse_lighteval_task(name: str) -> tuple[str, str, str, int] | None:
     m = re.fullmatch(rf"score_({'|'.join(FAMILIES)})_robustness_({'|'.join(BENCHMARKS)})", parts[0])
     if m is None:
         return None
-    family, bench = m[1], BENCHMARKS[m[2]]
+    family, bench = cast(Family, m[1]), BENCHMARKS[m[2]]
     if family not in bench.families:
         return None
     rest, subset = parts[1:], ""

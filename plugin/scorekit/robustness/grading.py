@@ -7,13 +7,13 @@ prompts and score answers the same way.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from scorekit.metrics.math_answers import math_equivalent
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.benchmarks import is_robust
 from scorekit.robustness.extract import extract_choice, extract_math_answer
-from scorekit.robustness.records import MAX_VARIANTS, Record
+from scorekit.robustness.records import MAX_VARIANTS, Family, Record
 from scorekit.robustness.templates import get_template
 
 __all__ = ["prompt_for", "record_for", "equal_for", "original_index", "canonical_index"]
@@ -63,7 +63,7 @@ def record_for(doc: Mapping[str, Any], output: str | None, *, sample: int | None
     variant, n_variants = int(doc["variant"] if sample is None else sample), int(doc["n_variants"])
     if not 0 <= variant < n_variants <= MAX_VARIANTS:  # raised here, where the reader can name the file and line
         raise ValueError(f"question {str(doc['question_id'])!r}: variant {variant} outside 0..{n_variants - 1}")
-    return Record(str(doc["question_id"]), str(doc["family"]), variant, n_variants, str(doc["category"]), answer, bool(correct))
+    return Record(str(doc["question_id"]), cast(Family, str(doc["family"])), variant, n_variants, str(doc["category"]), answer, bool(correct))
 
 
 def equal_for(benchmark: str):

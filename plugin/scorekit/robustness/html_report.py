@@ -57,14 +57,14 @@ def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence
     tables, the figures, the sections, then every note of :func:`notes_lines` (plus one when
     matplotlib is missing).
     """
-    from scorekit.robustness.report import (notes_lines, quantile_table, report_to_json, robust_table, summary_table, variance_table,
-                                            variant_table)
+    from scorekit.robustness.report import (VARIANT_TABLES, notes_lines, quantile_table, report_to_json, robust_table, summary_table,
+                                            variance_table, variant_table)
     from scorekit.tables import html_document, render
 
     out = [f'<p class="intro">{html.escape(line)}</p>' for line in intro]
     columns, rows = summary_table(report)
     out.append(render(columns, rows, "html", title="SCORE robustness"))
-    for family, caption in (("prompt", "Accuracy per prompt"), ("option_order", "Accuracy per answer position")):
+    for family, caption in VARIANT_TABLES:
         table = variant_table(report, family)
         if table:
             out.append(render(table[0], table[1], "html", title=caption))

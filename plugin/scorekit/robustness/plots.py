@@ -12,6 +12,7 @@ import math
 from typing import Any, NamedTuple
 
 from scorekit.robustness.benchmarks import BENCHMARKS
+from scorekit.robustness.records import Family
 from scorekit.robustness.report import FAMILY_LABEL
 
 
@@ -55,7 +56,7 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
-def plot_variant_accuracy(report: dict[str, Any], family: str) -> bytes | None:
+def plot_variant_accuracy(report: dict[str, Any], family: Family) -> bytes | None:
     """Grouped bars of accuracy per variant (prompt template or answer position); None if the
     report has no such family."""
     rows = [(label, fam) for label, fam in _families(report) if fam["family"] == family and fam.get("variant_accuracy")]

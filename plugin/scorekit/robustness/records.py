@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from scorekit.errors import ScorekitError
 
-FAMILIES: tuple[str, ...] = ("prompt", "option_order", "non_greedy")
+Family = Literal["prompt", "option_order", "non_greedy"]  # SCORE's three families of variants
+FAMILIES: tuple[Family, ...] = get_args(Family)
 MAX_VARIANTS = 2**63 - 1  # the analysis holds variant numbers as 64-bit integers
 
 
@@ -15,7 +16,7 @@ class Record(NamedTuple):
     """One model answer to one variant of one question (see :mod:`scorekit.robustness`)."""
 
     question_id: str
-    family: str
+    family: Family
     variant: int
     n_variants: int
     category: str

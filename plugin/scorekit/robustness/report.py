@@ -68,13 +68,14 @@ from typing import Any
 
 import numpy as np
 
-from scorekit.errors import ScorekitError
+from scorekit.errors import ScorekitError, listed
 from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.analysis import accuracy_name, cr_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
-from scorekit.tables import FORMATS
+from scorekit.robustness.records import Family
+from scorekit.tables import FORMATS, Fmt
 from scorekit.robustness.task_variants import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report"]
@@ -103,7 +104,7 @@ class FamilyReport:
 
     model: str
     benchmark: str
-    family: str
+    family: Family
     source: str
     layout: str
     tasks: list[str]
@@ -151,14 +152,14 @@ class Report:
     confidence: float
     models: dict[str, dict[str, list[FamilyReport]]]
     missing_benchmarks: dict[str, list[str]]
-    missing_families: dict[tuple[str, str], list[str]]
+    missing_families: dict[tuple[str, str], list[Family]]
     notes: list[str]
 
     def families(self) -> list[FamilyReport]:
         return [f for benches in self.models.values() for fams in benches.values() for f in fams]
 
 
-def _variant_key(family: str, v: int) -> str:
+def _variant_key(family: Family, v: int) -> str:
     return LETTERS[v] if family == "option_order" else str(v)
 
 
@@ -182,7 +183,7 @@ _LIGHTEVAL_LIMIT_HINT = ("lighteval's --max-samples N takes N documents of each 
                          "smaller local data file")
 
 
-def _from_samples(model: str, benchmark: str, family: str, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
+def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleSet], *, confidence: float) -> FamilyReport:
     from scorekit.robustness.analysis import LIMIT_HINT, summarize
     from scorekit.robustness.grading import equal_for
 
@@ -324,7 +325,7 @@ def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, floa
     return combined, tasks
 
 
-def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateSet]) -> FamilyReport:
+def _from_results(model: str, benchmark: str, family: Family, aggs: list[AggregateSet]) -> FamilyReport:
     notes: list[str] = []
     missing: list[str] = []
     macro = _macro(benchmark)
@@ -441,7 +442,7 @@ def _from_results(model: str, benchmark: str, family: str, aggs: list[AggregateS
     return rep
 
 
-def _order(benchmark: str, family: str) -> tuple[int, str, int]:
+def _order(benchmark: str, family: Family) -> tuple[int, str, int]:
     """SCORE's benchmarks first, in their order, then variant tasks by name."""
     if benchmark in BENCHMARKS:
         return 0, f"{list(BENCHMARKS).index(benchmark):03d}", BENCHMARKS[benchmark].families.index(family)
@@ -463,8 +464,8 @@ def build_report(read: ReadResult, *, confidence: float = 0.95,
     ``planned_subsets`` (``{benchmark: [subset, ...]}``) is for a run that samples some subsets
     on purpose (the demo): only a planned subset without logs is reported missing.
     """
-    samples: dict[tuple[str, str, str], list[SampleSet]] = defaultdict(list)
-    aggs: dict[tuple[str, str, str], list[AggregateSet]] = defaultdict(list)
+    samples: dict[tuple[str, str, Family], list[SampleSet]] = defaultdict(list)
+    aggs: dict[tuple[str, str, Family], list[AggregateSet]] = defaultdict(list)
     for s in read.samples:
         samples[(s.model, s.task.benchmark, s.task.family)].append(s)
     for a in read.aggregates:
@@ -485,7 +486,7 @@ def build_report(read: ReadResult, *, confidence: float = 0.95,
             rep.missing_subsets = [s for s in rep.missing_subsets if s in planned_subsets[benchmark]]
         if rep.missing_subsets and rep.subsets:
             rep.missing.append(f"{len(rep.subsets)} of {len(rep.subsets) + len(rep.missing_subsets)} "
-                               f"{benchmark} subsets found; not found: {', '.join(rep.missing_subsets)}")
+                               f"{benchmark} subsets found; not found: {listed(rep.missing_subsets)}")
         models.setdefault(model, {}).setdefault(benchmark, []).append(rep)
     all_benchmarks = [b for b in BENCHMARKS if any(b in benches for benches in models.values())]
     missing_benchmarks = {m: [b for b in all_benchmarks if b not in benches] for m, benches in models.items()}
@@ -579,13 +580,22 @@ def quantile_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     return ["Model", "Benchmark", "Family", "Values", "Design", *[f"Q{k}" for k in keys]], rows
 
 
+def _names(report: Report) -> dict[str, str]:
+    """How the tables name each model (a local path by its last folder; JSON and CSV keep it whole)."""
+    from scorekit.harness_outputs.identity import display_names
+
+    models = list(dict.fromkeys(f.model for f in report.families()))
+    return dict(zip(models, display_names(models)))
+
+
 def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
     """Columns and rows of the main table: one row per model, benchmark and family."""
     pct = int(round(report.confidence * 100))
+    names = _names(report)
     columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", f"Accuracy {pct}% CI", "Min", "Max", "Range",
                f"Range {pct}% CI",
                "Std", f"Std {pct}% CI", "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, _ci_text(f.accuracy_ci), f.accuracy_min,
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, _ci_text(f.accuracy_ci), f.accuracy_min,
              f.accuracy_max, f.accuracy_range, _ci_text(f.accuracy_range_ci), f.accuracy_std,
              _ci_text(f.accuracy_std_ci), f.consistency_rate, _ci_text(f.consistency_rate_ci),
              f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" or is_robust(f.benchmark) else None,
@@ -594,7 +604,12 @@ def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
     return columns, rows
 
 
-def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any]]] | None:
+# the families with one accuracy per variant, each in its own table, and the table's title
+VARIANT_TABLES: tuple[tuple[Family, str], ...] = (("prompt", "Accuracy per prompt"),
+                                                  ("option_order", "Accuracy per answer position"))
+
+
+def variant_table(report: Report, family: Family) -> tuple[list[str], list[list[Any]]] | None:
     """Per-prompt (``prompt``) or per-position (``option_order``) accuracy, or None if absent."""
     fams = [f for f in report.families() if f.family == family]
     if not fams:
@@ -603,7 +618,8 @@ def variant_table(report: Report, family: str) -> tuple[list[str], list[list[Any
     keys = sorted(present, key=int) if family == "prompt" else sorted(present)
     used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
     head = [f"P{k}" for k in used] if family == "prompt" else used
-    rows = [[f.model, f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
             for f in fams]
     return ["Model", "Benchmark", *head], rows
 
@@ -613,7 +629,8 @@ def robust_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     fams = [f for f in report.families() if is_robust(f.benchmark) and f.family != "non_greedy"]
     if not fams:
         return None
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], f.circular_accuracy if f.family == "option_order" else None,
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], f.circular_accuracy if f.family == "option_order" else None,
              f.prompt_sensitivity if f.family == "prompt" else None] for f in fams]
     return ["Model", "Benchmark", "Family", "Circular accuracy", "Prompt sensitivity"], rows
 
@@ -623,7 +640,8 @@ def variance_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     fams = [f for f in report.families() if f.variance_shares]
     if not fams:
         return None
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family],
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family],
              *[_with_ci(f.variance_shares[k]["value"], (f.variance_shares[k]["ci_low"], f.variance_shares[k]["ci_high"]))
                for k in ("question", "variant", "within")]] for f in fams]
     return ["Model", "Benchmark", "Family", "Questions", "Variants", "Within (sampling, interaction)"], rows
@@ -634,10 +652,10 @@ def notes_lines(report: Report) -> list[str]:
     lines: list[str] = []
     for model, missing in report.missing_benchmarks.items():
         if missing:
-            lines.append(f"{model}: no logs for benchmark(s) {', '.join(missing)}")
+            lines.append(f"{model}: no logs for benchmark(s) {listed(missing)}")
     for (model, benchmark), fams in report.missing_families.items():
         if fams:
-            lines.append(f"{model} / {benchmark}: no logs for family(ies) {', '.join(FAMILY_LABEL[f] for f in fams)}")
+            lines.append(f"{model} / {benchmark}: no logs for family(ies) {listed(FAMILY_LABEL[f] for f in fams)}")
     for f in report.families():
         where = f"{f.model} / {f.benchmark} / {FAMILY_LABEL[f.family]}"
         lines.extend(f"{where}: missing: {m}" for m in f.missing)
@@ -698,7 +716,7 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
     return columns, rows
 
 
-def render_report(report: Report, fmt: str = "table") -> str:
+def render_report(report: Report, fmt: Fmt = "table") -> str:
     """The report as ``table`` (rich text), ``markdown``, ``html`` (one self-contained page with
     tables, plots and notes: :mod:`scorekit.robustness.html_report`), ``latex`` (booktabs
     tables), ``csv`` (long format) or ``json``."""
@@ -720,7 +738,7 @@ def render_report(report: Report, fmt: str = "table") -> str:
     parts = []
     columns, rows = summary_table(report)
     parts.append(render(columns, rows, fmt, title="SCORE robustness"))
-    for family, title in (("prompt", "Accuracy per prompt"), ("option_order", "Accuracy per answer position")):
+    for family, title in VARIANT_TABLES:
         table = variant_table(report, family)
         if table:
             parts.append(render(table[0], table[1], fmt, title=title))

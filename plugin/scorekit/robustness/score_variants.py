@@ -38,15 +38,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekit.errors import ScorekitError
+from scorekit.robustness.benchmarks import BENCHMARKS, SCOREBenchmark
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
-from scorekit.robustness.records import FAMILIES
+from scorekit.robustness.records import FAMILIES, Family
 from scorekit.robustness.task_variants import canonical_map, swap_order
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
 __all__ = [
     "DOC_FIELDS", "N_SAMPLES", "Question", "mmlu_pro_question", "agieval_question", "math_question",
-    "question_from_row", "ROW_RULES", "questions_from_rows", "expand",
+    "question_from_row", "ROW_RULES", "register_benchmark", "questions_from_rows", "expand",
 ]
 
 N_SAMPLES = 5
@@ -125,11 +126,25 @@ def _math_row(row: Mapping[str, Any], index: int, subset: str, where: str) -> Qu
     return math_question(row, index, subset, math_answer_corrections(), where)
 
 
-# Row rule of each benchmark: (row, row index, subset key, where) -> Question.
-ROW_RULES: dict[str, Callable[[Mapping[str, Any], int, str, str], Question]] = {
+RowRule = Callable[[Mapping[str, Any], int, str, str], Question]
+
+# Row rule of each benchmark: (row, row index, subset key, where) -> Question (register_benchmark adds one).
+ROW_RULES: dict[str, RowRule] = {
     "mmlu_pro": lambda row, index, subset, where: mmlu_pro_question(row, where), "agieval": agieval_question,
     "math": _math_row,
 }
+
+
+def register_benchmark(benchmark: SCOREBenchmark, row_rule: RowRule) -> None:
+    """Add a SCORE-style benchmark: its entry in :data:`scorekit.robustness.benchmarks.BENCHMARKS`
+    and the rule turning one of its dataset rows into a :class:`Question`
+    (``row_rule(row, row index, subset key, where)``). Registering the same pair again changes
+    nothing; another benchmark or rule under a key in use raises ValueError (docs/extending.md)."""
+    key = benchmark.key
+    if key in BENCHMARKS and (BENCHMARKS[key] != benchmark or ROW_RULES.get(key) is not row_rule):
+        raise ValueError(f"a SCORE benchmark {key!r} is already registered")
+    BENCHMARKS[key] = benchmark
+    ROW_RULES[key] = row_rule
 
 
 def question_from_row(row: Mapping[str, Any], benchmark: str, subset: str = "", index: int = 0, *,
@@ -149,7 +164,7 @@ def questions_from_rows(rows: Iterable[Mapping[str, Any]], benchmark: str, subse
     return [question_from_row(row, benchmark, subset, i, where=f"{source} row {i}") for i, row in enumerate(rows)]
 
 
-def expand(questions: Sequence[Question], family: str) -> dict[str, list[Any]]:
+def expand(questions: Sequence[Question], family: Family) -> dict[str, list[Any]]:
     """Columns (:data:`DOC_FIELDS`) of the expanded documents of ``family``, question-major.
 
     Rows of one question may share list objects (``options`` and the maps); treat them as

@@ -102,16 +102,20 @@ LM_EVAL_FALLBACK = "[invalid]"  # what lm-eval's regex filters write when the re
 def filter_fallbacks(filter_list: Any) -> frozenset[str]:
     """What a task's lm-eval filters write when they extract nothing: :data:`LM_EVAL_FALLBACK`
     (the regex filters' default) and any ``fallback`` a step of ``filter_list`` sets, whitespace
-    collapsed as answers are.
+    collapsed as answers are. A step as the YAML writes it, or as lm-eval 0.5 logs it (its
+    arguments under ``kwargs``).
 
     >>> sorted(filter_fallbacks([{"name": "m", "filter": [{"function": "regex", "fallback": " none "}]}]))
     ['[invalid]', 'none']
+    >>> sorted(filter_fallbacks([{"name": "m", "filter": [{"function": "regex", "kwargs": {"fallback": "?"}}]}]))
+    ['?', '[invalid]']
     """
     out = {LM_EVAL_FALLBACK}
     for pipeline in filter_list if isinstance(filter_list, list) else []:
         steps = pipeline.get("filter") if isinstance(pipeline, dict) else None
         for step in steps if isinstance(steps, list) else []:
-            fallback = step.get("fallback") if isinstance(step, dict) else None
+            args = step.get("kwargs") if isinstance(step, dict) and isinstance(step.get("kwargs"), dict) else step
+            fallback = args.get("fallback") if isinstance(args, dict) else None
             if isinstance(fallback, str) and fallback.split():
                 out.add(" ".join(fallback.split()))
     return frozenset(out)

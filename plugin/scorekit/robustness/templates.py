@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
+from scorekit.robustness.records import Family
 
 FAMILY_KEYS: dict[str, str] = {
     "prompt": "prompt_robustness", "option_order": "option_order_robustness", "non_greedy": "non_greedy_robustness",
@@ -191,7 +192,7 @@ def load_templates(benchmark: str) -> dict[str, tuple[Template, ...]]:
     return out
 
 
-def get_template(benchmark: str, family: str, variant: int = 0) -> Template:
+def get_template(benchmark: str, family: Family, variant: int = 0) -> Template:
     """The template a variant is rendered with (prompt family: template ``variant``)."""
     templates = load_templates(benchmark)
     if family not in templates:

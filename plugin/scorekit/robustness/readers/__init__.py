@@ -9,10 +9,11 @@ A reader turns the files one harness writes into two kinds of items, which
 - :class:`AggregateSet` — the aggregate metrics one task has in a results file, used only when
   no samples exist for that model, benchmark and family.
 
-Readers plug in through :data:`READERS`: each has a ``name``, ``claims(path)`` (is this file
-mine?) and ``read(paths, explicit)`` returning a :class:`ReadResult`. :func:`read_paths` walks
-the user's paths, hands every file to the first reader that claims it (the readers added to
-:data:`READERS` first, in order, then the built-in lighteval and lm-eval readers), and raises
+Readers plug in with :func:`register_reader` (kept in :data:`READERS`): each has a ``name``,
+``claims(path)`` (is this file mine?) and ``read(paths, explicit)`` returning a
+:class:`ReadResult`. :func:`read_paths` walks the user's paths, hands every file to the first
+reader that claims it (the registered readers first, in order, then the built-in lighteval and
+lm-eval readers), and raises
 :class:`~scorekit.errors.ScorekitError` for an explicitly named file nobody claims.
 """
 
@@ -32,7 +33,7 @@ from scorekit.robustness.records import FAMILIES, Record
 
 __all__ = [
     "AggregateSet", "FAMILIES", "ReadResult", "Reader", "SampleSet", "TaskName", "classify_task", "is_robust",
-    "read_paths", "READERS",
+    "read_paths", "register_reader", "READERS",
 ]
 
 
@@ -118,9 +119,15 @@ def _default_readers() -> list[Reader]:
     return [LightevalDetailsReader(), LmEvalLogsReader()]
 
 
-# Readers added by users (``READERS.append(MyReader())``); asked before the built-in ones, which
-# are always asked too.
+# Readers added by users (register_reader); asked before the built-in ones, which are always asked too.
 READERS: list[Reader] = []
+
+
+def register_reader(reader: Reader) -> None:
+    """Have :func:`read_paths` ask ``reader`` for files: after the readers registered before it,
+    before the built-in ones. Registering the same reader again changes nothing."""
+    if reader not in READERS:
+        READERS.append(reader)
 
 
 INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval`, inspect_ai) yet (`scorekit compare` "

@@ -35,9 +35,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from scorekit.errors import ScorekitError, one_line
+from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
 from scorekit.harness_outputs.kinds import LIGHTEVAL, TIME_PATTERN
 from scorekit.harness_outputs.runs import run_time
@@ -46,9 +46,10 @@ from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.benchmarks import LETTERS, get, parse_lighteval_task, robust_task_name
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task
 from scorekit.robustness.readers.lm_eval_logs import checked_rate
-from scorekit.robustness.records import Record
+from scorekit.robustness.records import Family, Record
 
-__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_robust", "lm_eval_task_name"]
+__all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_robust", "lm_eval_task_name",
+           "read_details_table"]
 
 _TIME = TIME_PATTERN
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{_TIME})\.parquet$")
@@ -65,7 +66,7 @@ def parse_details_name(name: str) -> tuple[str, int, str] | None:
     return None if m is None else (m["task"], int(m["fewshot"]), m["time"])
 
 
-def parse_robust(name: str) -> tuple[str, str] | None:
+def parse_robust(name: str) -> tuple[Family, str] | None:
     """(family, task ``robust_<family>_<T>``) of a lighteval task written by ``scorekit variants``
     (:func:`scorekit.lighteval.task_variants.robust_name`), else None.
 
@@ -75,20 +76,62 @@ def parse_robust(name: str) -> tuple[str, str] | None:
     m = _ROBUST.match(name.split("|")[0])
     if m is None:
         return None
-    family = m["family"]
+    family = cast(Family, m["family"])
     if (family == "option_order") != (m["pos"] is not None) or (family == "prompt") != (m["tpl"] is not None):
         return None
     return family, robust_task_name(family, m["task"])
 
 
-def _read_table(path: Path, columns: list[str]) -> Any:
-    """``columns`` of a details parquet file; a damaged file is a one-line ScorekitError."""
+# What each column of a details file holds in lighteval 0.11-0.13 (asdict of its Detail, written by
+# datasets): a struct each. 0.8-0.10 wrote flat columns (example, metrics, predictions, specifics).
+_DETAILS_COLUMNS = {"doc": "document (Doc)", "metric": "metric values", "model_response": "model response (ModelResponse)"}
+
+
+def read_details_table(path: Path, columns: list[str]) -> Any:
+    """``columns`` (of ``doc``, ``metric``, ``model_response``) of a details parquet file, checked
+    against what lighteval 0.11-0.13 write: each column a struct, ``doc.specific`` a struct or
+    null (``Doc.specific: dict | None``). No version writes another shape, so anything else (a
+    damaged file, 0.8-0.10's flat layout, a ``doc`` stored as JSON text, ``specific`` a list) is a
+    one-line :class:`ScorekitError` naming the file and the column, never rows read as empty."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(path, columns=columns)
+        schema = pq.read_schema(path)
     except Exception as exc:  # pyarrow raises several types for damaged files; its messages span lines
         raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
+    for column in columns:
+        if column not in schema.names:
+            flat = "metrics" in schema.names and "doc" not in schema.names
+            raise ScorekitError(f"no column {column!r}" + (
+                ": this is lighteval 0.8-0.10's details layout (example, metrics, predictions); scorekit reads the "
+                "details of lighteval 0.11-0.13 (doc, metric, model_response)" if flat else ""), path=path)
+        kind = schema.field(column).type
+        if not pa.types.is_struct(kind):
+            raise ScorekitError(f"holds {_arrow_kind(kind)}, expected lighteval's {_DETAILS_COLUMNS[column]} as a "
+                                "struct (what lighteval 0.11-0.13 write)", path=path, where=f"column {column!r}")
+        if column == "doc" and kind.get_field_index("specific") >= 0:
+            specific = kind.field(kind.get_field_index("specific")).type
+            if not (pa.types.is_struct(specific) or pa.types.is_null(specific)):
+                raise ScorekitError(f"field 'specific' holds {_arrow_kind(specific)}, expected a mapping or null "
+                                    "(lighteval's Doc.specific)", path=path, where="column 'doc'")
+    try:
+        return pq.read_table(path, columns=columns)
+    except Exception as exc:
+        raise ScorekitError(f"cannot read lighteval details parquet: {one_line(str(exc).strip())}", path=path) from None
+
+
+def _arrow_kind(kind: Any) -> str:
+    """A parquet column type in words: ``text (string)``, ``a list``, ``numbers (int64)``."""
+    import pyarrow as pa
+
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return f"text ({kind})"
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        return "a list"
+    if pa.types.is_null(kind):
+        return "only nulls"
+    return f"{kind}"
 
 
 def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
@@ -97,7 +140,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
     from scorekit.robustness.records import as_record
     from scorekit.robustness.task_variants import choice_answer, text_answer
 
-    table = _read_table(path, ["doc", "metric", "model_response"])
+    table = read_details_table(path, ["doc", "metric", "model_response"])
     records: list[Record] = []
     identical: dict[str, bool] = {}
     foreign = 0
@@ -132,7 +175,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
     return records, foreign, identical
 
 
-def lm_eval_task_name(benchmark: str, family: str, subset: str) -> TaskName:
+def lm_eval_task_name(benchmark: str, family: Family, subset: str) -> TaskName:
     """The lm-eval task a lighteval variant task belongs to (``score_prompt_robustness_agieval_aqua_rat``)."""
     return TaskName(get(benchmark).lm_eval_task(family, subset), benchmark, family, subset or None, False)
 
@@ -143,7 +186,7 @@ def _records_from_table(path: Path) -> tuple[list[Record], int, dict[str, bool]]
     were all the same text."""
     from scorekit.robustness.grading import record_for
 
-    table = _read_table(path, ["doc", "model_response"])
+    table = read_details_table(path, ["doc", "model_response"])
     records: list[Record] = []
     identical: dict[str, bool] = {}
     foreign = 0
@@ -189,7 +232,7 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         raise ScorekitError("lighteval results file without a 'results' object", path=path)
     model = model_identity(data, path, LIGHTEVAL)
     time = run_time(path, data)[0]
-    merged: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    merged: dict[tuple[str, Family, str], dict[str, float]] = defaultdict(dict)
     robust: dict[str, dict[str, float]] = defaultdict(dict)
     for key, values in results.items():
         parsed = parse_lighteval_task(key)
@@ -296,6 +339,6 @@ class LightevalDetailsReader:
                 s.notes.append(f"{p}: {foreign} row(s) without {'robustness' if robust else 'SCORE'} fields were not read")
             if superseded.get((model, task)):
                 s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
-                               f"({p.name}), ignored " + ", ".join(map(str, superseded[(model, task)])))
+                               f"({p.name}), ignored " + listed(superseded[(model, task)]))
         out.samples.extend(sets.values())
         return out

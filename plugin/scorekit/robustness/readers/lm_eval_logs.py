@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekit.errors import ScorekitError, shown
+from scorekit.errors import ScorekitError, listed, shown
 from scorekit.harness_outputs.identity import model_identity
 from scorekit.harness_outputs.kinds import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, results_harness, samples_name
 from scorekit.harness_outputs.runs import run_time
@@ -546,7 +546,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         if len(members) > 1:
             set_notes.append(
                 f"{task.name}: {len(members)} runs found; used the newest ({newest.path.name}), ignored "
-                + ", ".join(str(m.path) for m in members[:-1]))
+                + listed(m.path for m in members[:-1]))
         if newest.unmappable:
             set_notes.append(f"{newest.path}: {newest.unmappable}")
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
