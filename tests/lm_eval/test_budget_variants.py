@@ -174,3 +174,17 @@ def test_lm_eval_cli_then_scorekit_robustness(written, tmp_path):
     assert fams["prompt"]["design"] == {"variants": 5, "per_question": 2, "seed": 3}
     assert fams["option_order"]["n_records"] == 2 * N_MC and fams["prompt"]["n_records"] == 2 * N_QA
     assert all(f["estimated"] for f in fams.values())
+
+
+@pytest.mark.parametrize("extra, said", [
+    (["--family", "prompt", "--samples", "3"], "--samples > 1 is not supported"),
+    (["--family", "option_order", "--harness", "lighteval"], "not available with --harness lighteval"),
+])
+def test_other_budget_refusals_are_one_line(src, tmp_path, capsys, extra, said):
+    templates = ["--templates", str(src / "templates.yml")] if "prompt" in extra else []
+    out = tmp_path / "never"
+    assert main(["variants", "budget_qa", *extra, *templates, "--budget", "2", "--include-path", str(src),
+                 "--output-dir", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err
+    assert not out.exists()
