@@ -16,7 +16,7 @@ import yaml
 
 from scorekit.cli import main
 from scorekit.robustness.budget import Design, assign
-from tests.lm_eval.test_task_variants import biased_mc, evaluate, samples_rows
+from tests.lm_eval.test_task_variants import evaluate, samples_rows
 
 N_MC, N_QA = 40, 30
 TEMPLATES = ['Q: {{question}}\nA:', 'Question: {{question}}\nAnswer:', '{{question}}', 'Answer this. {{question}}',
