@@ -22,7 +22,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "--correlation R (phi of the two models' correctness) give P and D = A - B (--difference "
             "names another D). --pilot RUN_A RUN_B estimates P (or S) and D from two runs that "
             "`scorekit compare` reads. D, P, A, B are fractions "
-            "(0.05 = 5 points). Formulas and sources: docs/plan.md."
+            "(0.05 = 5 points). With --robustness: the questions, and variants per question, that give a "
+            "budgeted robustness run's consistency rate (or quantiles of accuracy across variants, "
+            "--target quantiles) an interval of half-width --half-width, from --pilot RUN or --variants V "
+            "--consistency-rate R. Formulas and sources: docs/plan.md."
         ),
     )
     p.add_argument("--difference", type=float, metavar="D", help="difference to detect (fraction, e.g. 0.02)")
@@ -35,13 +38,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--sd", type=float, metavar="S",
                    help="standard deviation of the per-question differences (scores that are not 0/1: paired t)")
     p.add_argument("--questions", type=int, metavar="N", help="number of questions: gives the minimum detectable difference")
-    p.add_argument("--pilot", nargs=2, metavar=("RUN_A", "RUN_B"), help="estimate the inputs from two runs")
+    p.add_argument("--pilot", nargs="+", metavar="RUN",
+                   help="estimate the inputs from two runs RUN_A RUN_B (with --robustness: from one run)")
     p.add_argument("--task", help="with --pilot: the task to use (needed when the runs share several)")
     p.add_argument("--metric", help="with --pilot: the metric to use (needed when the task has several)")
     p.add_argument("--alpha", type=float, default=0.05, help="two-sided significance level (default: 0.05)")
     p.add_argument("--power", type=float, default=0.8, help="target power (default: 0.8)")
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    from scorekit.commands.plan_robustness import add_arguments
+
+    add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -87,9 +94,13 @@ def _pilot(args: argparse.Namespace) -> dict:
 
 def plan(args: argparse.Namespace) -> dict:
     """The JSON answer (see docs/plan.md); raises ScorekitError on inconsistent inputs."""
+    from scorekit.commands.plan_robustness import check_mode, plan_robustness
     from scorekit.compare import power as pw
     from scorekit.errors import ScorekitError
 
+    check_mode(args)
+    if args.robustness:
+        return plan_robustness(args)
     if not 0 < args.alpha < 1 or not 0 < args.power < 1:
         raise ScorekitError(f"--alpha and --power must be between 0 and 1, got {args.alpha} and {args.power}")
     if args.questions is not None and args.questions < 2:
@@ -164,6 +175,11 @@ def render(out: dict, fmt: str) -> str:
     notes follow the table in table and markdown, are the page's notes in html, and are left to
     the caller (standard error) in csv and latex, which have no place for them."""
     import json
+
+    if out.get("robustness"):
+        from scorekit.commands.plan_robustness import render as render_robustness
+
+        return render_robustness(out, fmt)
 
     from scorekit.tables import html_document
     from scorekit.tables import render as render_table

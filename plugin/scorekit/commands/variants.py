@@ -40,6 +40,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="write lm-eval task YAMLs (default) or a lighteval custom-tasks module")
     p.add_argument("--custom-tasks", metavar="FILE", help="lighteval: your custom-tasks file holding TASK")
     p.add_argument("--output-dir", dest="output", required=True, metavar="DIR", help="folder to write the task YAMLs into")
+    p.add_argument("--budget", metavar="B",
+                   help="ask each question B of its V variants (prompt, option_order; at least 2), by a seeded, balanced "
+                   "design written into the task files; scorekit robustness estimates the full run (docs/budget.md)")
+    p.add_argument("--seed", metavar="S", help="with --budget: the design's seed (default 0)")
     p.set_defaults(func=run)
 
 
@@ -68,9 +72,12 @@ def _task_index(include: str | None) -> dict:
 def run(args: argparse.Namespace) -> int:
     from scorekit.errors import ScorekitError
     from scorekit.io import note
-    from scorekit.lm_eval.task_variants_yaml import RobustSpec, check_task, group_name, render_group, render_task, task_name, write
+    from scorekit.lm_eval.task_variants_yaml import RobustSpec, check_task, group_name, render_group, task_name, write
 
     families = list(dict.fromkeys(args.family))
+    from scorekit.robustness.budget.variants import check_budget_args
+
+    budget = check_budget_args(args.budget, args.seed, families, args.samples)
     if args.samples is not None and args.samples < 1:
         raise ScorekitError(f"--samples must be >= 1, got {args.samples}")
     if args.samples is not None and families == ["option_order"]:
@@ -87,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     if args.show_options and "option_order" not in families:
         raise ScorekitError("--show-options is for --family option_order")
     if args.harness == "lighteval":
+        if budget is not None:
+            raise ScorekitError("--budget is not available with --harness lighteval yet: write lm-eval tasks (docs/budget.md)")
         if args.show_options:
             raise ScorekitError("--show-options is not available with --harness lighteval (see docs/variants.md, lighteval)")
         return _write_for_lighteval(args, families, templates)
@@ -105,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     index = _task_index(include)
     files: dict[str, str] = {}
     notes: list[str] = []
+    costs: list[str] = []
+    from scorekit.lm_eval.task_variants_budget import render_budgeted
+
     for name in dict.fromkeys(args.tasks):
         entry = index.get(name)
         base, at, form = name.partition("@")
@@ -141,8 +153,12 @@ def run(args: argparse.Namespace) -> int:
                 unchecked = _probe(spec, cfg)
                 if unchecked is not None:
                     notes.append(_decide_unchecked(name, cfg, spec, output_type, unchecked))
-            _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
+            _add(files, f"{task_name(family, name)}.yaml", render_budgeted(spec, budget))
             written.append(family)
+            if budget is not None:
+                from scorekit.robustness.budget.variants import cost_line
+
+                costs.append(f"{task_name(family, name)}: " + cost_line(family, budget[0], len(templates) if family == "prompt" else None))
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = write(out_dir, files)
@@ -150,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
         note(text)
     for path in paths:
         print(path)
+    if costs:
+        note(*costs)
     return 0
 
 

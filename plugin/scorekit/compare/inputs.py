@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from scorekit.compare.budget import budget_metrics
 from scorekit.compare.core import MetricValues, Run, run_labels
 from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.formats import Format, QuestionFile
@@ -141,7 +142,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
             if s.task.name in seen:
                 notes.append(f"{s.task.name}: several sample sets; the later one read is used")
             seen[s.task.name] = s.model
-            tasks[s.task.name] = _score_metrics(s)
+            tasks[s.task.name] = _score_metrics(s) if s.design is None or s.design.full else budget_metrics(s)
             notes.extend(f"{s.task.name}: {n}" for n in s.notes)
     if not tasks:
         raise ScorekitError("no samples logs found (lm-eval --log_samples samples_*.jsonl, lighteval "
@@ -162,6 +163,10 @@ def read_runs(paths: list[str], labels: list[str] | None = None) -> list[Run]:
     a local path by its last folder), made unique by :func:`~scorekit.compare.core.run_labels`."""
     from scorekit.harness_outputs.identity import display_names
 
+    from scorekit.compare.budget import check_designs
+
     read = [read_run(path) for path in paths]
     labels = labels or run_labels(display_names([model for model, _, _ in read]))
-    return [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]
+    runs = [Run(label, model, str(path), tasks, notes) for label, path, (model, tasks, notes) in zip(labels, paths, read)]
+    check_designs(runs)  # budgeted tasks: one design in every run that has them, else one line why not
+    return runs

@@ -189,6 +189,8 @@ class RobustTask(ScorekitTask):
         self._show: bool = bool(params.get("show_options"))  # options not shown: asked as lettered options
         self._converted = False  # --show-options and the documents show no option list (decided on expanding)
         self._several: bool | None = None  # several inputs per document (decided on the first one)
+        self._budget: dict | None = params.get("budget")  # scorekit variants --budget: {per_question, seed}
+        self._budgeted = False
         self.permuted_questions = 0  # option order: questions whose shown options move
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
@@ -437,6 +439,7 @@ class RobustTask(ScorekitTask):
             self._decide_conversion(docs)
         indices: list[int] = []
         metas: list[dict[str, Any]] = []
+        per_doc: list[list[dict[str, Any]]] = []
         permuted = 0
         for i, doc in enumerate(docs):
             try:
@@ -446,6 +449,17 @@ class RobustTask(ScorekitTask):
             permuted += bool(doc_metas and doc_metas[0].get("permuted"))
             indices += [i] * len(doc_metas)
             metas += doc_metas
+            per_doc.append(doc_metas)
+        if self._budget:  # keep each question's B variants of the seeded design
+            from scorekit.robustness.budget import BudgetError
+            from scorekit.robustness.budget.variants import select
+
+            try:
+                indices, metas, design = select(per_doc, int(self._budget["per_question"]), int(self._budget["seed"]),
+                                           self._family, self._wrapped)
+            except BudgetError as exc:
+                raise RobustStop(str(exc)) from None
+            self._budgeted = design is not None  # B >= V: a full run, reported as one
         if self._family == "option_order" and len(docs) and not permuted:
             raise RobustStop(f"task {self._wrapped}: no document shows two different options, so option order "
                              "would show the same prompt in every arrangement")
@@ -620,6 +634,11 @@ class RobustTask(ScorekitTask):
         if cached is not None and len(cached[0]) == len(items) and all(a is b for a, b in zip(cached[0], items)):
             return cached[1]
         records = [r for item in items for r in (item if isinstance(item, list) else [item])]
-        metrics = robust_metrics(records, self._family, samples=self._samples)
+        if self._budgeted:
+            from scorekit.robustness.budget.variants import harness_metrics
+
+            metrics = harness_metrics(records, self._family)
+        else:
+            metrics = robust_metrics(records, self._family, samples=self._samples)
         self._cache = (list(items), metrics)
         return metrics

@@ -57,7 +57,7 @@ def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence
     tables, the figures, the sections, then every note of :func:`notes_lines` (plus one when
     matplotlib is missing).
     """
-    from scorekit.robustness.report import (VARIANT_TABLES, notes_lines, report_to_json, robust_table, summary_table,
+    from scorekit.robustness.report import (VARIANT_TABLES, notes_lines, quantile_table, report_to_json, robust_table, summary_table,
                                             variance_table, variant_table)
     from scorekit.tables import html_document, render
 
@@ -68,6 +68,9 @@ def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence
         table = variant_table(report, family)
         if table:
             out.append(render(table[0], table[1], "html", title=caption))
+    table = quantile_table(report)
+    if table:
+        out.append(render(table[0], table[1], "html", title="Quantiles of accuracy across variants"))
     table = robust_table(report)
     if table:
         out.append(render(table[0], table[1], "html", title="Variant tasks"))

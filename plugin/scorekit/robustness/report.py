@@ -132,6 +132,14 @@ class FamilyReport:
     prompt_sensitivity: float = _NAN
     variance_shares: dict[str, dict[str, float]] | None = None
     permuted: tuple[int, int] | None = None  # variant option order: (questions whose shown options moved, questions)
+    # budgeted runs (scorekit.robustness.budget): the design (None: a full run), whether the numbers
+    # are estimates of the full run's, and the quantiles across variants of per-variant accuracy
+    design: dict[str, int] | None = None
+    estimated: bool = False
+    accuracy_quantiles: dict[str, float] = field(default_factory=dict)
+    accuracy_quantiles_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    accuracy_min_ci: tuple[float, float] | None = None
+    accuracy_max_ci: tuple[float, float] | None = None
     runs: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -194,6 +202,11 @@ def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleS
             notes.append(f"{task}: logs from {len(members)} sources; used the newest ({members[-1].sources[0]})")
         chosen.append(members[-1])
     layouts = sorted({s.layout for s in chosen})
+    from scorekit.robustness.report_budget import budgeted, from_budgeted, refuse_lost_design
+
+    if budgeted(chosen):
+        return from_budgeted(model, benchmark, family, chosen, notes, macro=_macro(benchmark), confidence=confidence)
+    refuse_lost_design(chosen)
     records = [r for s in chosen for r in s.records]
     counted = [s.permuted for s in chosen if s.permuted is not None]
     for s in chosen:
@@ -470,6 +483,10 @@ def build_report(read: ReadResult, *, confidence: float = 0.95,
             rep = _from_samples(model, benchmark, family, samples[(model, benchmark, family)], confidence=confidence)
         else:
             rep = _from_results(model, benchmark, family, aggs[(model, benchmark, family)])
+        if not rep.estimated:
+            from scorekit.robustness.report_budget import exact_quantiles
+
+            exact_quantiles(rep)
         if planned_subsets and benchmark in planned_subsets:
             rep.missing_subsets = [s for s in rep.missing_subsets if s in planned_subsets[benchmark]]
         if rep.missing_subsets and rep.subsets:
@@ -547,7 +564,25 @@ def _with_ci(value: float | None, ci: tuple[float, float] | None) -> Any:
 
 
 def _source(f: FamilyReport) -> str:
-    return f"{f.source} ({f.layout})" if f.layout else f.source
+    from scorekit.robustness.report_budget import design_label
+
+    text = f"{f.source} ({f.layout})" if f.layout else f.source
+    return f"{text}; estimated from a budgeted run ({design_label(f.design)})" if f.estimated else text
+
+
+def quantile_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
+    """Quantiles across variants of per-variant accuracy (5 .. 95), with intervals for a
+    budgeted run's estimates (exact for a full run), or None."""
+    from scorekit.robustness.report_budget import design_label
+
+    fams = [f for f in report.families() if f.accuracy_quantiles]
+    if not fams:
+        return None
+    keys = list(next(iter(fams)).accuracy_quantiles)
+    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], "estimate" if f.estimated else "exact", design_label(f.design),
+             *[_with_ci(f.accuracy_quantiles.get(k), f.accuracy_quantiles_ci.get(k) if f.estimated else None)
+               for k in keys]] for f in fams]
+    return ["Model", "Benchmark", "Family", "Values", "Design", *[f"Q{k}" for k in keys]], rows
 
 
 def _names(report: Report) -> dict[str, str]:
@@ -646,6 +681,9 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
 
         add("n_questions", f.n_questions)
         add("n_incomplete", f.n_incomplete)
+        add("estimated", f.estimated)
+        for key in ("variants", "per_question", "seed"):
+            add(f"design_{key}", f.design[key] if f.design else None)
         add("accuracy", f.accuracy)
         if f.accuracy_ci is not None:
             add("accuracy_ci_low", f.accuracy_ci[0])
@@ -665,6 +703,11 @@ def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
                 continue
             add(f"{name}_ci_low", ci[0] if ci else None)
             add(f"{name}_ci_high", ci[1] if ci else None)
+        for k, v in f.accuracy_quantiles.items():
+            add(f"accuracy_quantile_{k}", v)
+            qci = f.accuracy_quantiles_ci.get(k)
+            add(f"accuracy_quantile_{k}_ci_low", qci[0] if qci else None)
+            add(f"accuracy_quantile_{k}_ci_high", qci[1] if qci else None)
         add("unparsed_rate", f.unparsed_rate)
         if f.family == "non_greedy" or (is_robust(f.benchmark) and not math.isnan(f.identical_sample_rate)):
             add("identical_sample_rate", f.identical_sample_rate)
@@ -707,6 +750,9 @@ def render_report(report: Report, fmt: Fmt = "table") -> str:
         table = variant_table(report, family)
         if table:
             parts.append(render(table[0], table[1], fmt, title=title))
+    table = quantile_table(report)
+    if table:
+        parts.append(render(table[0], table[1], fmt, title="Quantiles of accuracy across variants"))
     table = robust_table(report)
     if table:
         parts.append(render(table[0], table[1], fmt, title="Variant tasks"))

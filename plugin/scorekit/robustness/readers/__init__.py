@@ -23,7 +23,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs.folders import walk
@@ -60,6 +60,10 @@ class SampleSet:
     identical: dict[str, bool] = field(default_factory=dict)
     samples_per_variant: int = 1  # variant tasks' prompt family: samples per template
     permuted: tuple[int, int] | None = None  # variant option order: (questions whose shown options moved, questions)
+    # a budgeted run (scorekit variants --budget): its design (scorekit.robustness.budget.Design) and the
+    # number of questions it was made for; None for a full run
+    design: Any = None
+    design_questions: int | None = None
 
 
 @dataclass

@@ -54,6 +54,7 @@ __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
 LETTERS = string.ascii_uppercase
 _TIME = TIME_PATTERN
+_UNSET: Any = object()  # a samples file whose rows were not read yet (no design seen)
 _RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
 _SEED_DIR = re.compile(r"^seed_(\d+)$")
 _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
@@ -195,6 +196,8 @@ class _SamplesFile:
     filters: Counter[str] = field(default_factory=Counter)
     skipped_positions: int = 0  # upstream option-order rows past the question's last option
     untested: set[str] = field(default_factory=set)  # questions with more options than upstream tries
+    design: Any = _UNSET  # budgeted runs: the design its rows record (None: a full run)
+    design_questions: int | None = None
 
 
 def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False) -> list[str]:
@@ -356,6 +359,8 @@ def _read_samples(sf: _SamplesFile) -> None:
             continue
         outputs = _outputs(row, path, lineno)
         layout = sf.layout
+        if layout in ("variants", "scorekit"):
+            _note_design(sf, doc.get("_robust") if layout == "variants" else doc, path, lineno)
         try:
             if layout == "scorekit":
                 if doc["family"] != family or doc["benchmark"] != benchmark:
@@ -439,6 +444,20 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         sf.identical[key] = samples_identical(raw)
 
 
+def _note_design(sf: _SamplesFile, meta: Any, path: Path, lineno: int) -> None:
+    """Keep the design the row records (:mod:`scorekit.robustness.budget.runs`); rows of one
+    log must all record the same one (or none)."""
+    from scorekit.robustness.budget.runs import design_of_doc
+
+    design, n = design_of_doc(meta, path=str(path), where=f"line {lineno}: _robust.design")
+    if sf.design is _UNSET:
+        sf.design, sf.design_questions = design, n
+    elif (design, n) != (sf.design, sf.design_questions):
+        said = lambda d: "no design" if d is None else f"design {d.to_json()}"  # noqa: E731
+        raise ScorekitError(f"this row records {said(design)}, earlier rows {said(sf.design)}: rows of different runs "
+                            "mixed in one log, or the design was edited", path=path, where=f"line {lineno}")
+
+
 # --- the reader ------------------------------------------------------------------------------
 
 
@@ -518,6 +537,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
     for (model, _task, layout), members in groups.items():
         members.sort(key=lambda s: (s.when, str(s.path)))
         task = members[0].task
+        _refuse_mixed_designs(task.name, members)
         if layout == "upstream" and task.family == "non_greedy":
             out.append(_merge_runs(model, task, members))
             continue
@@ -532,8 +552,29 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         permuted = (sum(newest.shown_order.values()), len(newest.shown_order)) if newest.shown_order else None
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
                              [str(newest.path)], newest.when, [newest.time], set_notes, dict(newest.identical),
-                             newest.samples_per_variant, permuted))
+                             newest.samples_per_variant, permuted, design=_design(newest),
+                             design_questions=newest.design_questions))
     return out
+
+
+def _design(sf: _SamplesFile) -> Any:
+    return None if sf.design is _UNSET else sf.design
+
+
+def _refuse_mixed_designs(task: str, members: list[_SamplesFile]) -> None:
+    """Runs of one task with different designs (a budgeted and a full run, or two budgets) are
+    not combined: the newest-wins rule would silently swap an estimate for an exact value or
+    back, and pooling them would weigh the questions of one run twice."""
+    designs = {}
+    for m in members:
+        d = _design(m)
+        designs.setdefault(None if d is None or d.full else (d.variants, d.per_question, d.seed), m)
+    if len(designs) < 2:
+        return
+    (da, a), (db, b) = list(designs.items())[:2]
+    said = lambda d: "a full run" if d is None else f"a budgeted run ({d[1]} of {d[0]} variants, seed {d[2]})"  # noqa: E731
+    raise ScorekitError(f"task {task}: {said(da)} ({a.path}) and {said(db)} ({b.path}) given together; they are not "
+                        "combined (a full run is exact, a budgeted one estimates it): give the runs of one design")
 
 
 def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> SampleSet:
