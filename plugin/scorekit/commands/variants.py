@@ -17,13 +17,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Write lm-eval task YAMLs robust_<FAMILY>_<TASK> and a group robust_<TASK> into DIR; run them "
             "with lm_eval --include_path DIR --tasks robust_<FAMILY>_<TASK> --log_samples, then report "
             "with scorekit robustness. option_order: every arrangement of a multiple_choice task's "
-            "choices; prompt: every doc_to_text template of --templates; non_greedy: --samples samples."
+            "choices; prompt: every doc_to_text template of --templates, or --formats N formats of the "
+            "task's own; non_greedy: --samples samples."
         ),
     )
     p.add_argument("tasks", nargs="+", metavar="TASK", help="lm-eval task names (built-in or under --include-path)")
     p.add_argument("--family", required=True, action="append", choices=FAMILIES,
                    help="robustness family (repeat the option for several)")
     p.add_argument("--templates", metavar="FILE", help="YAML list of doc_to_text templates (jinja) for --family prompt")
+    from scorekit.commands import variant_formats
+
+    variant_formats.add_arguments(p)
     p.add_argument("--samples", type=int, default=None, metavar="N",
                    help="samples per question (non_greedy; default 5) or per template (prompt, generate_until; default 1)")
     p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (default 0.7, as SCORE)")
@@ -84,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         from scorekit.robustness.task_variants import read_templates
 
         templates = read_templates(args.templates)
+    from scorekit.commands import variant_formats
+
+    variant_formats.check_arguments(args, families)
     if args.show_options and "option_order" not in families:
         raise ScorekitError("--show-options is for --family option_order")
     if args.harness == "lighteval":
@@ -122,17 +129,18 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # the task's own YAML is broken: say which
             raise ScorekitError(f"cannot read its YAML: {exc}", path=entry.yaml_path) from None
         written = []
+        task_templates = variant_formats.task_templates(args, name, cfg, templates) if "prompt" in families else templates
         for family in families:
             # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
             fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
-            output_type = check_task(name, cfg, family, templates=bool(templates), samples=fam_samples)
+            output_type = check_task(name, cfg, family, templates=bool(task_templates), samples=fam_samples)
             choices = family == "option_order" and output_type == "multiple_choice"
             if family == "option_order" and args.show_options and not choices:
                 raise ScorekitError("--show-options is for multiple_choice tasks (this one generates its answer)",
                                     where=f"task {name}")
             show = choices and _option_order_shape(name, cfg, args.show_options)
             spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
-                              family=family, permutations=args.permutations, templates=tuple(templates),
+                              family=family, permutations=args.permutations, templates=tuple(task_templates),
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
                               show_options=show)
             if family == "option_order":
@@ -141,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
                     _refuse_cloze(name, cfg)
                 if unchecked:
                     note(f"task {name}: {unchecked}")
-            _add(files, f"{task_name(family, name)}.yaml", render_task(spec))
+            text = render_task(spec)
+            _add(files, f"{task_name(family, name)}.yaml", variant_formats.annotate(text, args) if family == "prompt" else text)
             written.append(family)
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -28,7 +28,8 @@ casing         of every descriptor, the cue's too: as written, UPPER, lower, Tit
 joiner         between the prompt's blocks (fields, plain lines, the option list, the cue)
 cue            the answer cue's word, ``Answer`` or ``A`` (only when the cue is one of them
                and no option list is shown, where ``A:`` would read as a label)
-label          the option labels' decoration: ``(A)`` ``A.`` ``A)`` ``[A]`` ``A:``
+label          the option labels' decoration: ``(A)`` ``A.`` ``A)`` ``A:`` (a list written
+               ``[A]`` is read, and rewritten in these)
 numbering      the labels themselves, ``A`` ``a`` ``1`` ``I`` ``i``: only with
                ``relabel=True``, for a task scored on the option texts (a task scored on
                the letters must keep them)
@@ -62,7 +63,9 @@ SEPARATORS: tuple[str, ...] = (": ", " : ", " :: ", " ::: ", " - ", ":\n", "\n",
 JOINERS: tuple[str, ...] = ("\n", "\n\n", " ", " || ", " -- ", "; \n", "\t")
 CASINGS: tuple[str, ...] = ("upper", "lower", "title")
 CUES: tuple[str, ...] = ("Answer", "A")
-LABELS: tuple[str, ...] = ("({})", "{}.", "{})", "[{}]", "{}:")
+# label styles a list is rewritten in: those the option locator (robustness.shown_options) finds at
+# a line start and inside a line alike, since a joiner without a line break puts "A" mid-line
+LABELS: tuple[str, ...] = ("({})", "{}.", "{})", "{}:")
 NUMBERINGS: tuple[str, ...] = ("A", "a", "1", "I", "i")
 
 # jinja blocks stand in the text as one private-use character each: expressions (and other
