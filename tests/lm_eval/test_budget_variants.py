@@ -110,7 +110,7 @@ def test_non_greedy_and_seed_without_budget_are_refused(src, tmp_path, capsys):
     assert "--samples B" in capsys.readouterr().err
     assert main(["variants", "budget_qa", "--family", "prompt", "--templates", str(src / "templates.yml"), "--seed", "2",
                  "--include-path", str(src), "--output-dir", str(tmp_path / "s")]) == 2
-    assert "--seed is for --budget" in capsys.readouterr().err
+    assert "--seed is for --formats or --budget" in capsys.readouterr().err
     assert not (tmp_path / "ng").exists() and not (tmp_path / "s").exists()
 
 

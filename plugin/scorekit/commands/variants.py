@@ -17,13 +17,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Write lm-eval task YAMLs robust_<FAMILY>_<TASK> and a group robust_<TASK> into DIR; run them "
             "with lm_eval --include_path DIR --tasks robust_<FAMILY>_<TASK> --log_samples, then report "
             "with scorekit robustness. option_order: every arrangement of a multiple_choice task's "
-            "choices; prompt: every doc_to_text template of --templates; non_greedy: --samples samples."
+            "choices; prompt: every doc_to_text template of --templates, or --formats N formats of the "
+            "task's own; non_greedy: --samples samples."
         ),
     )
     p.add_argument("tasks", nargs="+", metavar="TASK", help="lm-eval task names (built-in or under --include-path)")
     p.add_argument("--family", required=True, action="append", choices=FAMILIES,
                    help="robustness family (repeat the option for several)")
     p.add_argument("--templates", metavar="FILE", help="YAML list of doc_to_text templates (jinja) for --family prompt")
+    from scorekit.commands import variant_formats
+
+    variant_formats.add_arguments(p)
     p.add_argument("--samples", type=int, default=None, metavar="N",
                    help="samples per question (non_greedy; default 5) or per template (prompt, generate_until; default 1)")
     p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (default 0.7, as SCORE)")
@@ -43,7 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", metavar="B",
                    help="ask each question B of its V variants (prompt, option_order; at least 2), by a seeded, balanced "
                    "design written into the task files; scorekit robustness estimates the full run (docs/budget.md)")
-    p.add_argument("--seed", metavar="S", help="with --budget: the design's seed (default 0)")
+    p.add_argument("--seed", metavar="S", help="the seed of --formats' draw and of --budget's design (default 0)")
     p.set_defaults(func=run)
 
 
@@ -77,7 +81,13 @@ def run(args: argparse.Namespace) -> int:
     families = list(dict.fromkeys(args.family))
     from scorekit.robustness.budget.variants import check_budget_args
 
-    budget = check_budget_args(args.budget, args.seed, families, args.samples)
+    if args.seed is not None:
+        if args.budget is None and args.formats is None:
+            raise ScorekitError("--seed is for --formats or --budget (the seed of their draw and design)")
+        if not str(args.seed).isdigit():
+            raise ScorekitError(f"--seed must be a non-negative integer, got {args.seed!r}")
+        args.seed = int(args.seed)
+    budget = check_budget_args(args.budget, args.seed if args.budget is not None else None, families, args.samples)
     if args.samples is not None and args.samples < 1:
         raise ScorekitError(f"--samples must be >= 1, got {args.samples}")
     if args.samples is not None and families == ["option_order"]:
@@ -91,6 +101,9 @@ def run(args: argparse.Namespace) -> int:
         from scorekit.robustness.task_variants import read_templates
 
         templates = read_templates(args.templates)
+    from scorekit.commands import variant_formats
+
+    variant_formats.check_arguments(args, families)
     if args.show_options and "option_order" not in families:
         raise ScorekitError("--show-options is for --family option_order")
     if args.harness == "lighteval":
@@ -135,10 +148,11 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # the task's own YAML is broken: say which
             raise ScorekitError(f"cannot read its YAML: {exc}", path=entry.yaml_path) from None
         written = []
+        task_templates = variant_formats.task_templates(args, name, cfg, templates) if "prompt" in families else templates
         for family in families:
             # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
             fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
-            output_type = check_task(name, cfg, family, templates=bool(templates), samples=fam_samples,
+            output_type = check_task(name, cfg, family, templates=bool(task_templates), samples=fam_samples,
                                      show_options=args.show_options)
             choices = family == "option_order" and output_type == "multiple_choice"
             if family == "option_order" and args.show_options and not choices:
@@ -146,19 +160,20 @@ def run(args: argparse.Namespace) -> int:
                                     where=f"task {name}")
             show = choices and _option_order_shape(name, cfg, args.show_options)
             spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
-                              family=family, permutations=args.permutations, templates=tuple(templates),
+                              family=family, permutations=args.permutations, templates=tuple(task_templates),
                               samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
                               show_options=show)
             if family == "option_order" or (family == "prompt" and output_type == "multiple_choice"):
                 unchecked = _probe(spec, cfg)
                 if unchecked is not None:
                     notes.append(_decide_unchecked(name, cfg, spec, output_type, unchecked))
-            _add(files, f"{task_name(family, name)}.yaml", render_budgeted(spec, budget))
+            text = render_budgeted(spec, budget)
+            _add(files, f"{task_name(family, name)}.yaml", variant_formats.annotate(text, args) if family == "prompt" else text)
             written.append(family)
             if budget is not None:
                 from scorekit.robustness.budget.variants import cost_line
 
-                costs.append(f"{task_name(family, name)}: " + cost_line(family, budget[0], len(templates) if family == "prompt" else None))
+                costs.append(f"{task_name(family, name)}: " + cost_line(family, budget[0], len(task_templates) if family == "prompt" else None))
         _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = write(out_dir, files)

@@ -88,7 +88,7 @@ def check_task(name: str, cfg: dict[str, Any], family: str, *, templates: bool, 
         elif cfg.get("doc_to_choice") is None:
             raise ScorekitError("no doc_to_choice: option order needs choices", where=where)
     if family == "prompt" and not templates:
-        raise ScorekitError("--family prompt needs --templates FILE", where=where)
+        raise ScorekitError("--family prompt needs --templates FILE or --formats N", where=where)
     if family == "non_greedy" and output_type != "generate_until":
         raise ScorekitError(f"output type {output_type}: sampling needs a generate_until task "
                             "(log-likelihoods of choices are deterministic)", where=where)
