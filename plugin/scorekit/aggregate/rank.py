@@ -213,15 +213,16 @@ def _literal_dict(node: ast.Dict, path: str, name: str | None) -> dict[str, Any]
         if key in out:
             raise _err(path, key_node.lineno, f"{label}: key {shown(key)} appears twice (first at line {lines[key]})")
         lines[key] = key_node.lineno
-        out[key] = _literal(value_node, path, f"{label}, key {shown(key)}")
+        out[key] = _literal(value_node, path, label, key)
     return out
 
 
-def _literal(node: ast.AST, path: str, label: str) -> Any:
+def _literal(node: ast.AST, path: str, label: str, key: str | None = None) -> Any:
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-        raise _err(path, node.lineno, f"{label}: only literal values are allowed, found {_describe(node)}") from None
+        where = label if key is None else f"{label}, key {shown(key)}"
+        raise _err(path, node.lineno, f"{where}: only literal values are allowed, found {_describe(node)}") from None
 
 
 def _describe(node: ast.AST) -> str:
