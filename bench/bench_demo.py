@@ -9,7 +9,12 @@
    K-th), batch size 128 (the demo's), float32 unless ``--dtype bfloat16``. Reported: CPU and
    wall seconds and how many greedy answers are the same text.
 
-    python bench/bench_demo.py DEMO_OUTPUT_DIR [--every K] [--threads N] [--dtype bfloat16]
+3. **Stages** (``--stages``: the demo's engine only, lm-eval's path skipped): CPU seconds of
+   loading, reading prompts (prefix-tree forward passes), building the batch when a wave joins,
+   decoding steps and choosing tokens, and the thread count before each wave when
+   ``--follow`` sets it as the demo does (:class:`scorekit.demo.threads.ThreadFollower`).
+
+    python bench/bench_demo.py DEMO_OUTPUT_DIR [--every K] [--threads N] [--dtype bfloat16] [--stages [--follow]]
 
 Run it on an idle machine; the CPU model is printed with the figures.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import glob
 import json
 import platform
@@ -45,10 +51,11 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
+    ap.add_argument("--stages", action="store_true", help="the demo's engine only, CPU seconds per stage")
+    ap.add_argument("--follow", action="store_true", help="with --stages: threads set before each wave as the demo does")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     import torch
-    from lm_eval.api.instance import Instance
     from lm_eval.models.huggingface import HFLM
 
     from scorekit.demo.engine import SharedPrefixHFLM, gguf_read_once
@@ -59,6 +66,9 @@ def main() -> None:
     model_args = f"pretrained={path.parent},gguf_file={path.name},dtype={args.dtype}"
     print(f"CPU: {_cpu()}, {args.threads} torch thread(s), torch {torch.__version__}, {args.dtype}")
 
+    if args.stages:
+        _stages(args, model_args)
+        return
     loaded = {}
     for name, cls, ctx in (("lm-eval HFLM, plain load", HFLM, contextlib.nullcontext),
                            ("SharedPrefixHFLM, gguf_read_once", SharedPrefixHFLM, gguf_read_once)):
@@ -71,14 +81,7 @@ def main() -> None:
     same = all(torch.equal(a, b) for a, b in zip(plain.model.state_dict().values(), ours.model.state_dict().values()))
     print(f"load  same weights: {same}")
 
-    requests = []
-    for file in sorted(glob.glob(str(Path(args.demo_dir) / "lm_eval" / "*" / "samples_*.jsonl"))):
-        for line in open(file, encoding="utf-8"):
-            row = json.loads(line)
-            gen = row["arguments"]["gen_args_0"]
-            requests += [(gen["arg_0"], gen["arg_1"])] * len(row["resps"][0])
-    requests = requests[:: args.every]
-    instances = [Instance("generate_until", None, r, i) for i, r in enumerate(requests)]
+    instances, requests = _requests(args)
     answers = {}
     for name, lm in (("lm-eval HFLM (model.generate)", plain), ("SharedPrefixHFLM", ours)):
         torch.manual_seed(1234)
@@ -87,6 +90,63 @@ def main() -> None:
     greedy = [i for i, (_, gen) in enumerate(requests) if not gen.get("do_sample")]
     a, b = answers.values()
     print(f"generate  same greedy text: {sum(a[i] == b[i] for i in greedy)} of {len(greedy)}")
+
+
+def _requests(args):
+    """The demo's generate_until requests from an earlier run's samples (every ``--every``-th)."""
+    import json
+
+    from lm_eval.api.instance import Instance
+
+    requests = []
+    for file in sorted(glob.glob(str(Path(args.demo_dir) / "lm_eval" / "*" / "samples_*.jsonl"))):
+        for line in open(file, encoding="utf-8"):
+            row = json.loads(line)
+            gen = row["arguments"]["gen_args_0"]
+            requests += [(gen["arg_0"], gen["arg_1"])] * len(row["resps"][0])
+    requests = requests[:: args.every]
+    return [Instance("generate_until", None, r, i) for i, r in enumerate(requests)], requests
+
+
+def _stages(args, model_args: str) -> None:
+    """CPU seconds per stage of the demo's engine on the demo's requests (``--stages``)."""
+    import collections
+
+    import torch
+
+    from scorekit.demo.engine import SharedPrefixHFLM, gguf_read_once
+    from scorekit.demo.threads import ThreadFollower, usable_processors
+
+    cpu: collections.Counter = collections.Counter()
+
+    def counted(name, fn):
+        @functools.wraps(fn)  # the engine reads forward's signature
+        def wrapped(*a, **k):
+            started = time.process_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                cpu[name] += time.process_time() - started
+        return wrapped
+
+    with gguf_read_once():
+        lm, cpu["load"], _ = _timed(lambda: SharedPrefixHFLM.create_from_arg_string(
+            model_args, {"batch_size": 128, "device": "cpu"}))
+    follower = ThreadFollower(usable_processors(), args.threads) if args.follow else None
+    lm.before_wave = follower
+    for name in ("_prefill", "_join", "_choose"):  # on the instance: the class stays as it is
+        setattr(lm, name, counted(name, getattr(lm, name)))
+    lm.model.forward = counted("forward", lm.model.forward)
+    instances, _ = _requests(args)
+    torch.manual_seed(1234)
+    _, total, wall = _timed(lambda: lm.generate_until(instances, disable_tqdm=True))
+    prefill, join, choose = cpu["_prefill"], cpu["_join"] - cpu["_prefill"], cpu["_choose"]
+    decode = cpu["forward"] - prefill  # the forward passes outside reading prompts are decoding steps
+    print(f"stages ({len(instances)} answers, CPU s): load {cpu['load']:.1f}; generate {total:.1f} "
+          f"(wall {wall:.1f}) = read prompts {prefill:.1f} + join waves {join:.1f} + decode steps {decode:.1f} "
+          f"+ choose tokens {choose:.1f} + rest {total - prefill - join - decode - choose:.1f}")
+    if follower is not None:
+        print(f"threads before each wave: {' -> '.join(map(str, follower.used))}")
 
 
 if __name__ == "__main__":

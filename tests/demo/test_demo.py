@@ -244,6 +244,48 @@ def test_threads_sampled_from_this_machine(monkeypatch):
     assert sample_idle() is None and psutil.cpu_count() >= 1
 
 
+def test_threads_are_set_again_from_what_other_programs_use(monkeypatch):
+    """One 0.3 s sample at the start used to decide the whole run: a passing blip kept the demo
+    on one thread of two. Before each wave the count follows what *other* programs used since
+    the last wave; the demo's own threads do not count against it."""
+    from collections import namedtuple
+
+    import torch
+
+    from scorekit.demo import threads
+    from scorekit.demo.threads import ThreadFollower, idle_for_us
+
+    # the demo alone keeps both processors busy: nothing is used by others
+    assert idle_for_us(busy_seconds=4.0, own_seconds=4.0, elapsed=2.0, processors=2) == 2.0
+    # another program holds one processor for the whole time
+    assert idle_for_us(busy_seconds=4.0, own_seconds=2.0, elapsed=2.0, processors=2) == 1.0
+    assert idle_for_us(busy_seconds=1.0, own_seconds=3.0, elapsed=2.0, processors=2) == 2.0  # ticks vs. clock
+    Cpu = namedtuple("Cpu", "user nice system idle iowait irq softirq steal guest guest_nice")
+    Own = namedtuple("Own", "user system")
+    clock, machine, own = [100.0], [Cpu(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)], [Own(0.0, 0.0)]
+    monkeypatch.setattr(threads.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(threads.psutil, "cpu_times", lambda: machine[0])
+    monkeypatch.setattr(threads.psutil, "cpu_count", lambda: 2)
+    monkeypatch.setattr(threads.psutil, "Process", lambda: type("P", (), {"cpu_times": lambda self: own[0]})())
+    saved = torch.get_num_threads()
+    try:
+        follower = ThreadFollower(usable=2, first=1)
+        # 10 s: the demo used one processor (10 s), the other one was idle -> two threads
+        clock[0], machine[0], own[0] = 110.0, Cpu(10, 0, 0, 10, 0, 0, 0, 0, 0, 0), Own(9.0, 1.0)
+        follower()
+        assert follower.used == [1, 2] and torch.get_num_threads() == 2
+        # 1 s later: too soon to measure again
+        clock[0], machine[0] = 111.0, Cpu(11, 0, 0, 11, 0, 0, 0, 0, 0, 0)
+        follower()
+        assert follower.used == [1, 2]
+        # 10 s more: another program held one processor (10 s, steal time is busy) -> one thread
+        clock[0], machine[0], own[0] = 120.0, Cpu(20, 0, 0, 10, 0, 0, 0, 10, 0, 0), Own(19.0, 1.0)
+        follower()
+        assert follower.used == [1, 2, 1] and torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(saved)
+
+
 def test_bad_threads_exit_2(capsys):
     assert main(["demo", "--model", "dummy", "--threads", "0"]) == 2
     assert "--threads" in capsys.readouterr().err

@@ -118,6 +118,21 @@ def test_rows_of_every_setting_share_one_batch_and_joining_rows_keep_lm_eval_ans
     assert any(len(tokens) == row.budget == 7 for row, tokens in zip(rows, new))  # sampled rows run to their budget
 
 
+def test_before_wave_is_called_before_each_wave_joins(models):
+    """The demo sets torch's thread count there; with room for 3 rows and 7 prompts x 2
+    settings, rows join in several waves."""
+    ours, _ = models
+    waves: list[int] = []
+    ours.before_wave = lambda: waves.append(1)
+    try:
+        _generate(ours, {"until": [], "max_gen_toks": 4, "do_sample": False}
+                  ) + _generate(ours, {"until": [], "max_gen_toks": 6, "do_sample": False})
+    finally:
+        ours.before_wave = None
+    # distinct prompts: 6 per call, 3 per wave at most, a wave joins when half the batch is free
+    assert len(waves) >= 4
+
+
 def test_lm_eval_cache_hook_sees_each_final_answer_once(models):
     ours, _ = models
     seen = []

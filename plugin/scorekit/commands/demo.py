@@ -111,19 +111,22 @@ def run(args: argparse.Namespace) -> int:
     err.print(f"  {settings}")
     err.print(f"  harness output (lm-eval, transformers): {log_path}")
     batch = args.batch_size if args.batch_size == "auto" else int(args.batch_size)
-    threads = args.threads
+    threads, follower = args.threads, None
     if threads is None and choice.name == "hf" and "OMP_NUM_THREADS" not in os.environ:
-        from scorekit.demo.threads import sample_idle, torch_threads, usable_processors
+        from scorekit.demo.threads import ThreadFollower, sample_idle, torch_threads, usable_processors
 
         usable, idle = usable_processors(), sample_idle()
         threads = torch_threads(usable, idle)
-        err.print(f"  {threads} torch thread(s): {usable} processor(s)"
-                  + (f", {idle:.1f} idle now" if idle is not None else ""))
+        follower = ThreadFollower(usable, threads)
+        err.print(f"  {threads} torch thread(s) to start: {usable} processor(s)"
+                  + (f", {idle:.1f} idle now" if idle is not None else "")
+                  + "; set again before each wave of prompts from what other programs use")
     with harness_output_to(log_path) as terminal:
         with _Stages(Console(file=terminal, highlight=False)) as stages:
             lm_eval_dir = pipeline.run_harness(
                 out, choice, questions=args.questions, max_gen_toks=args.max_gen_toks,
                 batch_size=batch, device=args.device, seed=args.seed, progress=stages.update, threads=threads,
+                before_wave=follower,
             )
             stages.update("report", 0, 1)
             logs = pipeline.read_logs(lm_eval_dir)
@@ -170,6 +173,8 @@ def run(args: argparse.Namespace) -> int:
                  title="SCORE robustness"))
     print(render(columns, table_rows, "table", title=summary_title))
     sys.stdout.flush()
+    if follower is not None and len(follower.used) > 1:
+        err.print(f"  torch threads during the run: {' -> '.join(map(str, follower.used))}")
     err.print(f"[bold]done[/] in {time.perf_counter() - started:.0f} s. Open the report (tables, plots, notes):")
     err.print(f"  {(out / 'report.html').resolve().as_uri()}")
     return 0

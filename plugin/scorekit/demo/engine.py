@@ -61,10 +61,13 @@ class _Row:
 class SharedPrefixHFLM(HFLM):
     """lm-eval's ``hf`` model; only how answers are computed differs (see the module docstring).
 
-    ``on_answers``, when set, is called with the number of answers just finished.
+    ``on_answers``, when set, is called with the number of answers just finished;
+    ``before_wave``, when set, before each wave of rows joins the batch (the demo sets torch's
+    thread count there: :class:`scorekit.demo.threads.ThreadFollower`).
     """
 
     on_answers: Callable[[int], None] | None = None
+    before_wave: Callable[[], None] | None = None
     _planned: list[_Row] | None = None  # while lm-eval's loop runs to collect the rows
     _answers: dict[_Row, list[list[int]]] | None = None  # while it runs to hand them back
 
@@ -130,6 +133,8 @@ class SharedPrefixHFLM(HFLM):
             while queue or batch.places:
                 room = width - len(batch.live())
                 if queue and 2 * room >= width:
+                    if self.before_wave is not None:
+                        self.before_wave()
                     wave, queue = queue[:room], queue[room:]
                     batch = self._join(batch, wave, rows, new)
                 logits = self.model(batch.last, attention_mask=batch.mask, position_ids=batch.position,

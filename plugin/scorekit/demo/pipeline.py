@@ -98,12 +98,14 @@ def run_harness(
     tasks: list[str] | None = None,
     progress: Progress | None = None,
     threads: int | None = None,
+    before_wave: Callable[[], None] | None = None,
 ) -> Path:
     """Run the demo's SCORE tasks through lm-eval in one process (the model is loaded once for
     all tasks) and save results + samples as ``lm_eval --output_path --log_samples`` does.
 
     ``max_gen_toks`` None means :data:`MAX_GEN_TOKS` per benchmark; ``threads`` sets torch's
-    thread count (None: torch's default). ``progress(stage, done,
+    thread count (None: torch's default); ``before_wave`` is handed to the demo's engine
+    (:attr:`scorekit.demo.engine.SharedPrefixHFLM.before_wave`). ``progress(stage, done,
     total)`` is called with the stages of :data:`PROGRESS_STAGES`: ``model`` (0 then 1),
     ``answers`` (answers generated so far of ``total``: as they end for the demo's engine, per
     batch for lm-eval's hf model, at the end for others) and ``scoring`` (0 then 1).
@@ -132,6 +134,7 @@ def run_harness(
 
         with gguf_read_once():
             lm = SharedPrefixHFLM.create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
+        lm.before_wave = before_wave
     else:
         lm = get_model(model.name).create_from_arg_string(model.args, {"batch_size": batch_size, "device": device})
     _count_answers(lm, report)

@@ -4,11 +4,17 @@ The one-minute load average lags: straight after ``pip install`` it still says ~
 2-core machine, which cost the demo one of its two cores. Instead the processors' busy time is
 sampled over a fraction of a second with psutil, on Linux, macOS and Windows alike. Its count is
 ``top``'s: idle and I/O-wait time are idle, guest time is already in user time, steal time is busy.
+
+One sample at the start decided the whole run: a blip of another program in those 0.3 s (or a
+busy moment that passed) kept the demo on one thread of two for all its ~100 s of generation.
+:class:`ThreadFollower` sets the count again before each wave of prompts the engine reads,
+from what *other* programs used since the last wave (this process's own time left out).
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 import psutil
 
@@ -59,3 +65,57 @@ def torch_threads(usable: int, idle: float | None) -> int:
     if idle is None:
         return usable
     return max(1, min(usable, int(idle + 0.5)))
+
+
+def idle_for_us(busy_seconds: float, own_seconds: float, elapsed: float, processors: int) -> float:
+    """Processors left idle by other programs over ``elapsed`` seconds: ``processors`` minus the
+    busy time of all processors less this process's own CPU time, per second, within
+    ``0..processors``.
+
+    >>> idle_for_us(busy_seconds=3.0, own_seconds=2.0, elapsed=2.0, processors=2)  # others: half of one
+    1.5
+    """
+    if elapsed <= 0:
+        return float(processors)
+    others = max(0.0, busy_seconds - own_seconds) / elapsed
+    return max(0.0, min(float(processors), processors - others))
+
+
+def _busy_seconds(times) -> float:
+    """All processors' busy seconds from ``psutil.cpu_times()``: the total (guest time is already
+    in user time) less idle and I/O wait."""
+    fields = times._asdict()
+    total = sum(v for k, v in fields.items() if k not in ("guest", "guest_nice"))
+    return total - fields.get("idle", 0.0) - fields.get("iowait", 0.0)
+
+
+class ThreadFollower:
+    """Called before each wave of generation: sets torch's thread count to the processors other
+    programs left idle since the previous call (:func:`idle_for_us`, rounded as
+    :func:`torch_threads` rounds), once at least ``min_seconds`` have passed. ``used`` lists the
+    counts set, in order."""
+
+    def __init__(self, usable: int, first: int, min_seconds: float = 2.0) -> None:
+        self.usable, self.min_seconds, self.used = usable, min_seconds, [first]
+        self._last = self._read()
+
+    def _read(self) -> tuple[float, float, float] | None:
+        try:
+            own = psutil.Process().cpu_times()
+            return _busy_seconds(psutil.cpu_times()), own.user + own.system, time.monotonic()
+        except (OSError, RuntimeError, NotImplementedError, psutil.Error):
+            return None
+
+    def __call__(self) -> None:
+        now = self._read()
+        if now is None or self._last is None or now[2] - self._last[2] < self.min_seconds:
+            return
+        busy, own, elapsed = (a - b for a, b in zip(now, self._last))
+        self._last = now
+        processors = psutil.cpu_count() or 1
+        threads = torch_threads(self.usable, idle_for_us(busy, own, elapsed, processors))
+        if threads != self.used[-1]:
+            import torch
+
+            torch.set_num_threads(threads)
+            self.used.append(threads)
