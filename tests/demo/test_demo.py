@@ -92,7 +92,7 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     assert len(probe["imgs"]) == 2 and all(i["complete"] and i["width"] > 100 for i in probe["imgs"])
     assert [t["caption"] for t in probe["tables"]] == [
         "SCORE robustness", "Accuracy per prompt", "Accuracy per answer position",
-        "Shares of the variance of correctness", summary["config"]]
+        "Quantiles of accuracy across variants", "Shares of the variance of correctness", summary["config"]]
     assert_screenshot_has_content(shot, bars=False)  # dummy: every accuracy is 0, so no bar is drawn
 
     # A second run into the same folder replaces the first instead of mixing with it.
