@@ -53,7 +53,6 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, fields, replace
-from itertools import product
 from typing import Union
 
 __all__ = ["Format", "FormatError", "Field", "Options", "Prompt", "parse", "render", "grammar", "variations",

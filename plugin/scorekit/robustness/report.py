@@ -579,7 +579,8 @@ def quantile_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
     if not fams:
         return None
     keys = list(next(iter(fams)).accuracy_quantiles)
-    rows = [[f.model, f.benchmark, FAMILY_LABEL[f.family], "estimate" if f.estimated else "exact", design_label(f.design),
+    names = _names(report)
+    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], "estimate" if f.estimated else "exact", design_label(f.design),
              *[_with_ci(f.accuracy_quantiles.get(k), f.accuracy_quantiles_ci.get(k) if f.estimated else None)
                for k in keys]] for f in fams]
     return ["Model", "Benchmark", "Family", "Values", "Design", *[f"Q{k}" for k in keys]], rows
