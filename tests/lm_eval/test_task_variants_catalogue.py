@@ -66,7 +66,9 @@ def test_every_task_is_written_or_refused_in_one_line_offline(tmp_path):
             outcomes[f"multiple_choice, template {'shows' if shown else 'hides'} options: "
                      f"{'written' if rc == 0 else 'refused'}"] += 1
             if rc == 2 and not shown:
-                assert "could not check offline" in err or "Python task class" in err, (name, err)
+                # lm-eval 0.5 tells several inputs per document (winogrande) from the config alone
+                assert any(why in err for why in ("could not check offline", "Python task class",
+                                                  "several inputs per document")), (name, err)
         else:
             outcomes[f"{kind}: {'written' if rc == 0 else 'refused'}"] += 1
     assert not bad, bad[:5]
@@ -140,5 +142,5 @@ def test_one_task_of_every_folder_on_its_rows_moves_its_options_or_is_refused(on
     print(f"\nlm-eval {lm_eval.__version__}, one task in each of {len(picked)} folders"
           f"{' --show-options' if show else ''}: {dict(outcomes)}")
     assert not bad, bad[:5]
-    assert len(picked) >= 130 and len(picked) <= len(folders)
+    assert len(picked) >= 125 and len(picked) <= len(folders)  # folders with rows: 135 on lm-eval 0.4.13, 129 on 0.5
     assert outcomes["written, moves"] >= (100 if show else 45), outcomes
