@@ -6,9 +6,12 @@ line; what is written is built as lm-eval builds it and checked independently
 (tests/lm_eval/catalogue_check.py: every arrangement asks something new, the gold's text moves,
 the continuation scored correct names the gold).
 
-    python bench/variants_catalogue.py [--tasks REGEX] [--every N] [--out OUT.jsonl]
+    python bench/variants_catalogue.py [--tasks REGEX] [--every N | --sample SIZE --seed SEED] [--out OUT.jsonl]
 
-``--every N`` takes every N-th task (a sample). Prints, per mode, the counts (written and
+``--every N`` takes every N-th task; ``--sample SIZE --seed SEED`` a simple random sample of SIZE
+of them (``random.Random(SEED).sample`` over the names in sorted order), and then also prints, for
+every count, its estimate over all the tasks matched (count / SIZE x tasks) with a 95% Wilson
+interval (no finite-population correction, so the intervals are slightly wide). Prints, per mode, the counts (written and
 moving; refused; and the two that must be 0: written but not moving or not scoring the gold,
 and crashes or answers of more than one line), the refusals by reason, and the folders without
 rows; every task's outcome goes to OUT.jsonl as it is decided. Under lm-eval 0.4.13 a task takes
@@ -19,7 +22,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import platform
+import random
 import re
 import sys
 import tempfile
@@ -43,10 +49,30 @@ def reason(err: str) -> str:
     return re.split(r"[:(;'\"]", text, maxsplit=1)[0].strip()[:90]
 
 
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k/n (0 <= k <= n, n > 0)."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", default=".*", help="regex over task names (search)")
     parser.add_argument("--every", type=int, default=1, help="take every N-th task")
+    parser.add_argument("--sample", type=int, help="a simple random sample of this many tasks")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (with --sample)")
     parser.add_argument("--out", help="write every task's outcome here (JSON lines)")
     args = parser.parse_args(argv)
 
@@ -69,7 +95,12 @@ def main(argv: list[str] | None = None) -> int:
         cfg = load_yaml(entry.yaml_path, resolve_func=False)
         if cfg.get("output_type") == "multiple_choice" and "class" not in cfg:
             tasks[name] = (entry, cfg)
-    tasks = dict(list(tasks.items())[:: args.every])
+    population = len(tasks)
+    if args.sample is not None:
+        picked = set(random.Random(args.seed).sample(sorted(tasks), min(args.sample, population)))
+        tasks = {n: t for n, t in tasks.items() if n in picked}
+    else:
+        tasks = dict(list(tasks.items())[:: args.every])
     work = Path(tempfile.mkdtemp(prefix="variants_catalogue_"))
     local_dir, plain_dir = work / "local", work / "plain"
     local_dir.mkdir()
@@ -118,12 +149,23 @@ def main(argv: list[str] | None = None) -> int:
     rendered = {folder_of[n] for n, (_, _, g) in plan.items() if g is not None}
     print(f"lm-eval {lm_eval.__version__}: {len(plan)} multiple-choice tasks ({sum(g is not None for _, _, g in plan.values())} "
           f"on local rows, in {len(rendered)} of {len(set(folder_of.values()))} folders); "
-          f"{time.process_time() - cpu:.0f} s CPU, {time.time() - started:.0f} s wall")
+          f"{time.process_time() - cpu:.0f} s CPU, {time.time() - started:.0f} s wall, on {cpu_model()} ({os.cpu_count()} cores)")
+    if args.sample is not None:
+        print(f"simple random sample: {len(plan)} of {population} tasks (seed {args.seed}); estimates over the "
+              f"{population}: count / {len(plan)} x {population}, 95% Wilson interval")
     print(f"folders without rows: {sorted(set(folder_of.values()) - rendered)}")
     for mode in MODES:
         print(f"{mode}:")
-        for key, n in sorted(counts[mode].items()):
-            print(f"  {key}: {n}")
+        totals = Counter({key: n for key, n in counts[mode].items()})
+        for kind in ("written, moves", "written, unchecked", "refused", "written, WRONG", "CRASH or not one line"):
+            totals[f"all: {kind}"] = sum(n for key, n in counts[mode].items() if key.endswith(": " + kind))
+        for key, n in sorted(totals.items()):
+            if args.sample is None:
+                print(f"  {key}: {n}")
+            elif n or key.startswith("all: "):
+                low, high = wilson(n, len(plan))
+                print(f"  {key}: {n} of {len(plan)}; estimate {n / len(plan) * population:.0f} of {population} "
+                      f"[{low * population:.0f}, {high * population:.0f}]")
     for key, by in sorted(reasons.items()):
         print(f"refusals ({key}):")
         for text, n in by.most_common():
