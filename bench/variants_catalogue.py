@@ -6,13 +6,15 @@ line; what is written is built as lm-eval builds it and checked independently
 (tests/lm_eval/catalogue_check.py: every arrangement asks something new, the gold's text moves,
 the continuation scored correct names the gold).
 
-    python bench/variants_catalogue.py [--tasks REGEX] [--every N | --sample SIZE --seed SEED] [--out OUT.jsonl]
+    python bench/variants_catalogue.py [--tasks REGEX] [--every N | --sample SIZE --seed SEED]
+        [--stop-after SECONDS] [--out OUT.jsonl]
 
 ``--every N`` takes every N-th task; ``--sample SIZE --seed SEED`` a simple random sample of SIZE
-of them (``random.Random(SEED).sample`` over the names in sorted order), and then also prints, for
-every count, its estimate over all the tasks matched (count / SIZE x tasks) with a 95% Wilson
-interval (no finite-population correction, so the intervals are slightly wide). Prints, per mode, the counts (written and
-moving; refused; and the two that must be 0: written but not moving or not scoring the gold,
+of them (``random.Random(SEED).sample`` over the names in sorted order, done in that sample's
+order, so that with ``--stop-after SECONDS`` the tasks done in time are a simple random sample
+too), and then also prints, for every count, its estimate over all the tasks matched (count /
+tasks done x tasks matched) with a 95% Wilson interval (no finite-population correction, so the
+intervals are slightly wide). Prints, per mode, the counts (written and moving; refused; and the two that must be 0: written but not moving or not scoring the gold,
 and crashes or answers of more than one line), the refusals by reason, and the folders without
 rows; every task's outcome goes to OUT.jsonl as it is decided. Under lm-eval 0.4.13 a task takes
 about 0.35 s of CPU per mode (two builds of the task: scorekit's check, then this one's).
@@ -73,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, help="take every N-th task")
     parser.add_argument("--sample", type=int, help="a simple random sample of this many tasks")
     parser.add_argument("--seed", type=int, default=0, help="the sample's seed (with --sample)")
+    parser.add_argument("--stop-after", type=float, help="take no new task after this many seconds (wall); the "
+                        "counts are over the tasks done (with --sample: the first ones of the sample's random order)")
     parser.add_argument("--out", help="write every task's outcome here (JSON lines)")
     args = parser.parse_args(argv)
 
@@ -97,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             tasks[name] = (entry, cfg)
     population = len(tasks)
     if args.sample is not None:
-        picked = set(random.Random(args.seed).sample(sorted(tasks), min(args.sample, population)))
-        tasks = {n: t for n, t in tasks.items() if n in picked}
+        # in the sample's own random order, so that the tasks done before --stop-after are a simple random sample too
+        tasks = {n: tasks[n] for n in random.Random(args.seed).sample(sorted(tasks), min(args.sample, population))}
     else:
         tasks = dict(list(tasks.items())[:: args.every])
     work = Path(tempfile.mkdtemp(prefix="variants_catalogue_"))
@@ -119,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
     bad: list[str] = []
+    done = 0
     for i, (name, (local, include, golds)) in enumerate(plan.items()):
+        if args.stop_after is not None and time.time() - started > args.stop_after:
+            print(f"stopped after {i} of {len(plan)} tasks (--stop-after {args.stop_after:.0f} s)", file=sys.stderr, flush=True)
+            break
+        done = i + 1
         data = "rows" if golds is not None else "no rows"
         for mode, flags in MODES.items():
             out = work / "out" / f"{i}{len(flags)}"
@@ -146,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                 sink.flush()
         if (i + 1) % 250 == 0:
             print(f"... {i + 1}/{len(plan)} {time.process_time() - cpu:.0f} s CPU", file=sys.stderr, flush=True)
+    plan = dict(list(plan.items())[:done])
     rendered = {folder_of[n] for n, (_, _, g) in plan.items() if g is not None}
     print(f"lm-eval {lm_eval.__version__}: {len(plan)} multiple-choice tasks ({sum(g is not None for _, _, g in plan.values())} "
           f"on local rows, in {len(rendered)} of {len(set(folder_of.values()))} folders); "
