@@ -55,6 +55,7 @@ LOCALS: dict[str, tuple[str, list | None, str]] = {
     **{f"{name}__local": (name, None, "") for name, _ in LABELLED},
     **{f"{name}__local": (name, None, "") for name in TEXTS},
     "csatqa_gr__local": ("csatqa_gr", None, ""),
+    "belebele_afr_prompt_2__local": ("belebele_afr_prompt_2", None, ""),
     "winogrande__local": ("winogrande", None, ""),
     "mmlu_anatomy__local": ("mmlu_anatomy", None, ""),
     "arc_easy__local": ("arc_easy", None, "fewshot_split: test\nnum_fewshot: 2\nfewshot_config:\n  sampler: first_n\n"),
@@ -146,6 +147,19 @@ def test_arabic_letters_are_kept_and_the_options_move_under_them(src, tmp_path):
     assert all(len(x) == 4 for x in lines) and len({tuple(x) for x in lines}) == 4
     assert not any(re.search(r"^[A-D]\. ", d["prompt"], flags=re.M) for d in docs)
     assert [d["choices"][d["target"]] for d in docs] == ["أ", "ب", "ج", "د"]
+
+
+@pytest.mark.parametrize("show", [False, True], ids=["", "show-options"])
+def test_options_numbered_under_other_labels_than_scored_are_refused_naming_the_form(src, tmp_path, capsys, show):
+    """afrobench's belebele prompt_2 (37 tasks) shows "1: option" lines and scores A, B, C, D: no
+    shown option is named by a scored label, so it is refused in one line naming the numbers."""
+    assert variants("belebele_afr_prompt_2__local", "--family", "option_order", *(["--show-options"] if show else []),
+                    "--include-path", str(src.path), "--output-dir", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert err == ("scorekit: error: task belebele_afr_prompt_2__local: document 0: the prompt shows its options under "
+                   "other labels than the ones it scores: 1, 2, 3, 4 (1: lines), scored as A, B, C, D; which option a "
+                   "scored label names is not shown\n")
+    assert not (tmp_path / "o").exists()
 
 
 # --- options that are the choices' words ---------------------------------------------------------
@@ -259,6 +273,24 @@ def test_offline_without_data_says_it_could_not_check(src, tmp_path, capsys):
     written_and_moving(src, tmp_path, "csatqa_gr__local")
     assert variants("arc_easy", "--family", "option_order", "--output-dir", str(tmp_path / "o2")) == 2
     assert "likely a cloze task" in capsys.readouterr().err
+
+
+def test_no_hub_future_warning_before_the_one_line_error(tmp_path):
+    """With ``HF_HUB_ENABLE_HF_TRANSFER=1`` in the environment (lm-eval sets it itself when
+    hf_transfer is installed), importing huggingface_hub warns a FutureWarning on stderr; the
+    command's standard error is still only scorekit's line (a fresh process: warnings print once)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HF_HUB_ENABLE_HF_TRANSFER": "1", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "HF_HOME": str(tmp_path / "hf")}
+    env.pop("HF_XET_HIGH_PERFORMANCE", None)
+    env.pop("PYTHONWARNINGS", None)
+    done = subprocess.run([sys.executable, "-m", "scorekit.cli", "variants", "arc_easy", "--family", "option_order",
+                           "--output-dir", str(tmp_path / "o")], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("scorekit: error: task arc_easy: could not check offline")
 
 
 def test_a_refusal_is_one_line_naming_the_task_once(src, tmp_path, capsys):

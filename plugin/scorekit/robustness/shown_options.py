@@ -194,8 +194,36 @@ def locate_labelled(prompt: str, labels: Sequence[str]) -> Shown:
                     end = cue.start() if cue else m.end() + len(prompt[m.end():end].rstrip())
             spans.append((m.end(), end))
         return Shown((OptionList(tuple(spans), tuple(i for _, i in block)),), style)
+    other = _other_labels(prompt, labels)
+    if other is not None:
+        shown, style = other
+        raise ValueError(f"the prompt shows its options under other labels than the ones it scores: "
+                         f"{', '.join(shown)} ({_named(style, shown[0])}), scored as {', '.join(labels[:len(shown)])}; "
+                         "which option a scored label names is not shown")
     raise ValueError(f"the prompt does not show the labels {', '.join(labels[:2])}, ... once each at the start of "
                      "a line (A. / A) / A: / (A)) or inside a line ((A) x (B) y, A. x B. y)")
+
+
+def _named(style: str, label: str) -> str:
+    """A style's name written with ``label`` (``A: line`` -> ``1: lines``)."""
+    marker, where = style.split(" ", 1)
+    return marker.replace("A", label, 1) + (" lines" if where == "line" else " inside a line")
+
+
+def _other_labels(prompt: str, labels: Sequence[str]) -> tuple[list[str], str] | None:
+    """Another label sequence (digits ``1``..., Latin ``A``... or ``a``...) whose markers the
+    prompt shows as an option list where it does not show ``labels``'s: (the labels shown, the
+    style), or None."""
+    k = len(labels)
+    for alphabet in ("123456789", string.ascii_uppercase, string.ascii_lowercase):
+        other = list(alphabet[:k])
+        if len(other) < k or other == list(labels):
+            continue
+        for style, pattern in LABEL_STYLES:
+            block = _block(prompt, pattern, other)
+            if block is not None:
+                return [other[i] for _, i in block], style
+    return None
 
 
 def _spaced(ch: str) -> bool:
