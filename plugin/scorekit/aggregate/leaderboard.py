@@ -86,10 +86,8 @@ class LeaderboardRow:
 
 
 def columns(config: ScorecardConfig) -> list[str]:
-    """The benchmark columns: each benchmark's name (``category/benchmark`` where two categories
-    share a name)."""
-    names = [b.name for b in config.benchmarks]
-    return [b.name if names.count(b.name) == 1 else b.path for b in config.benchmarks]
+    """The benchmark columns (:attr:`ScorecardConfig.columns`)."""
+    return config.columns
 
 
 def config_name(config: ScorecardConfig) -> str:
