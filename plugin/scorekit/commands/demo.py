@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.demo.quiet import harness_output_to
     from scorekit.files import write_text_atomic
     from scorekit.robustness.html_report import Section, render_html
-    from scorekit.robustness.report import summary_table
+    from scorekit.robustness.report_tables import summary_table
     from scorekit.tables import render
 
     out = pipeline.prepare_output_dir(Path(args.output_dir))
