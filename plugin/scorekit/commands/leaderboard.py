@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import sys
+import time
 
 from scorekit.tables import FORMATS
+
+PROGRESS_AFTER_S = 2.0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -67,7 +71,6 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.scorecard import note_lines
     from scorekit.aggregate.scorecard_config import load_scorecard_config
     from scorekit.commands.checks import check_digits, check_plot
-    from scorekit.commands.progress import Progress
     from scorekit.errors import ScorekitError
     from scorekit.files import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
@@ -84,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     check_output(args.plot, [*inputs, *([output] if output else [])], option="--plot")
     # default: one config per harness (leaderboard.config_for)
     configs = lb.default_configs() if config_path is None else [load_scorecard_config(config_path, allow_code=args.allow_code)]
-    with Progress(args.progress) as progress:
+    with _Progress(args.progress) as progress:
         loaded = load_results(args.paths, on_file=progress.update)
     read = [f.path for f in loaded.files]
     refuse_input_as_output(output, read)
@@ -125,3 +128,47 @@ def _convert(args: argparse.Namespace) -> int:
     config_path = find_config(args.config)
     emit(convert_old_layout(config_path), check_output(args.output, [config_path]))
     return 0
+
+
+class _Progress:
+    """A rich progress bar on stderr that appears only when useful.
+
+    ``show=None``: appear once reading has taken more than PROGRESS_AFTER_S seconds and stderr
+    is a terminal; ``True``: always (even when not a terminal); ``False``: never.
+    """
+
+    def __init__(self, show: bool | None):
+        self.show = show
+        self.start = time.perf_counter()
+        self.bar = None
+        self.task = None
+        self.last_check = 0
+
+    def __enter__(self) -> "_Progress":
+        if self.show:
+            self._start_bar(None)
+        return self
+
+    def _start_bar(self, total: int | None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True, force_terminal=True if self.show else None)
+        self.bar = Progress(TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=console, transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("read", total=total)
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if self.show is False or done - self.last_check < 32:
+                return
+            self.last_check = done
+            if time.perf_counter() - self.start < PROGRESS_AFTER_S or not sys.stderr.isatty():
+                return
+            self._start_bar(total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
