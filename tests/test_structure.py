@@ -199,3 +199,10 @@ def test_old_paths_still_import():
 
     assert (score_results, ScoringConfig, load_scoring_config, score_models) == (
         scorecard_results, ScorecardConfig, load_scorecard_config, scorecard_values)
+    # the robustness report's data, tables and renderers moved beside its build
+    from scorekit.robustness import report_data, report_render, report_tables
+    from scorekit.robustness.report import FamilyReport, notes_lines, render_report, report_to_json, summary_table
+
+    assert (FamilyReport, report_to_json, notes_lines, summary_table, render_report) == (
+        report_data.FamilyReport, report_data.report_to_json, report_tables.notes_lines, report_tables.summary_table,
+        report_render.render_report)
