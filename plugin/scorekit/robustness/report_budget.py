@@ -64,7 +64,7 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     from scorekit.robustness.budget.estimate import estimate_robustness
     from scorekit.robustness.budget.runs import check_family, family_matrix
     from scorekit.robustness.grading import equal_for
-    from scorekit.robustness.report import FamilyReport, _subset_coverage, _variant_key
+    from scorekit.robustness.report_data import FamilyReport, _subset_coverage, _variant_key
 
     subsets, missing_subsets = _subset_coverage(benchmark, {s.task.subset for s in chosen if s.task.subset})
     rep = FamilyReport(
