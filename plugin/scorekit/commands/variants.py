@@ -88,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
             raise ScorekitError(f"--seed must be a non-negative integer, got {args.seed!r}")
         args.seed = int(args.seed)
     budget = check_budget_args(args.budget, args.seed if args.budget is not None else None, families, args.samples)
+    from scorekit.commands import variants_score
+
+    if budget is not None and variants_score.wants(args):  # the shipped SCORE tasks on a budget
+        return variants_score.run(args, families, budget)
     if args.samples is not None and args.samples < 1:
         raise ScorekitError(f"--samples must be >= 1, got {args.samples}")
     if args.samples is not None and families == ["option_order"]:

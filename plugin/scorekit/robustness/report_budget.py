@@ -88,7 +88,8 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
         path = s.sources[0] if s.sources else None
         matrix = family_matrix(s.records, equal=equal)
         if s.design is not None and not s.design.full:
-            checked = check_family(matrix, s.design, s.design_questions, path=path)
+            checked = check_family(matrix, s.design, s.design_questions, path=path,
+                                   design_ids=getattr(s, "design_ids", None))
             left_out += len(matrix.question_ids) - len(checked.question_ids)
             rep.notes.extend(checked.notes)
             keep.extend(checked.question_ids)
