@@ -45,8 +45,9 @@ def _data(root: Path, *, mixed_options: bool = False) -> Path:
         r = rows[5]
         keep = [o for j, o in enumerate(r["options"]) if j != (r["answer_index"] + 1) % len(r["options"])]
         rows[5] = {**r, "options": keep, "answer_index": keep.index(r["options"][r["answer_index"]])}
-    aqua = _rows(DEMO / "agieval_aqua_rat.jsonl")
-    for name, data in (("mmlu_pro", rows), ("agieval_aqua_rat", [aqua[i % len(aqua)] for i in range(N)])):
+    aqua, sat = _rows(DEMO / "agieval_aqua_rat.jsonl"), _rows(DEMO / "agieval_sat_math.jsonl")
+    for name, data in (("mmlu_pro", rows), ("agieval_aqua_rat", [aqua[i % len(aqua)] for i in range(N)]),
+                       ("agieval_sat_math", [sat[i % len(sat)] for i in range(N)])):
         (root / name).mkdir(parents=True, exist_ok=True)
         (root / name / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
     return root
@@ -233,6 +234,22 @@ def test_option_order_with_questions_of_different_sizes_stops_in_one_line(tmp_pa
     assert proc.returncode != 0
     assert "--budget needs one number of option arrangements per question" in proc.stderr
     assert not list(out.rglob("results_*.json"))
+
+
+def test_subsets_with_different_numbers_of_options_are_not_pooled(logs, data, tmp_path):
+    """AQuA-RAT has 5 options, SAT-Math 4: one budgeted row cannot pool them (one line, naming both)."""
+    tasks = tmp_path / "tasks"
+    assert main(["variants", "option_order_robustness_agieval_sat_math", "--family", "option_order", "--budget", "2",
+                 "--output-dir", str(tasks)]) == 0
+    out = tmp_path / "out"
+    proc = _lm_eval(tasks, ["option_order_robustness_agieval_sat_math"], out, data)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert _families(_report(out))[("agieval", "option_order")]["design"]["variants"] == 4
+    both = subprocess.run([sys.executable, "-m", "scorekit", "robustness", str(logs), str(out), "--format", "json"],
+                          capture_output=True, text=True, timeout=600)
+    assert both.returncode == 2 and both.stdout == ""
+    assert both.stderr.count("\n") == 1 and "pools one number of variants" in both.stderr
+    assert "aqua_rat" in both.stderr and "sat_math" in both.stderr
 
 
 @pytest.mark.parametrize("argv, said", [
