@@ -182,6 +182,17 @@ def test_scorekit_robustness_reports_estimates_with_intervals(logs):
     assert len(oo["variant_accuracy"]) == 5
 
 
+def test_plan_robustness_takes_a_budgeted_score_run_as_pilot(logs):
+    """The pilot's design is checked through design_row (MMLU-Pro ids are not row numbers)."""
+    proc = subprocess.run([sys.executable, "-m", "scorekit", "plan", "--robustness", "--half-width", "0.05", "--pilot",
+                           str(logs), "--task", "score_prompt_robustness_mmlu_pro", "--format", "json"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    plan = json.loads(proc.stdout)
+    assert plan["pilot"]["design"] == {"variants": 10, "per_question": 2, "seed": 3} and plan["pilot"]["questions"] == N
+    assert plan["rows"][0]["per_question"] == 2 and plan["rows"][0]["half_width"] <= 0.05
+
+
 def test_a_run_cut_by_limit_is_checked_against_the_rows_of_its_design(written, data, tmp_path):
     """``--limit 24``: the first 12 questions (2 documents each); their MMLU-Pro ids are not row
     numbers, so the design is checked through design_row."""
