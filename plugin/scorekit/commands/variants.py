@@ -75,11 +75,14 @@ def _task_index(include: str | None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scorekit.commands import variants_score
     from scorekit.files import note
     from scorekit.lm_eval.task_variants_yaml import group_name, render_group, write
 
     families = list(dict.fromkeys(args.family))
     budget = _seed_and_budget(args, families)
+    if budget is not None and variants_score.wants(args):  # the shipped SCORE tasks on a budget
+        return variants_score.run(args, families, budget)
     templates = _check_options(args, families, budget)
     if args.harness == "lighteval":
         return _write_for_lighteval(args, families, templates)
