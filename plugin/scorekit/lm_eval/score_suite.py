@@ -154,7 +154,7 @@ class SCORETask(ScorekitTask):
 
     def test_docs(self) -> Any:
         """The expanded documents; with ``metadata.budget`` (``scorekit variants ... --budget B``) only
-        those of each question's B variants (:func:`scorekit.lm_eval.score_suite_budget.select_docs`)."""
+        those of each question's B variants (:func:`scorekit.lm_eval.score_suite_design.select_docs`)."""
         docs = super().test_docs()
         budget = (getattr(self.config, "metadata", None) or {}).get("budget")
         if docs is None or budget is None:
@@ -162,7 +162,7 @@ class SCORETask(ScorekitTask):
         hit = getattr(self, "_budget_docs", None)
         if hit is not None and hit[0] is docs:
             return hit[1]
-        from scorekit.lm_eval.score_suite_budget import select_docs
+        from scorekit.lm_eval.score_suite_design import select_docs
         from scorekit.lm_eval.task_variants import RobustStop
         from scorekit.robustness.budget import BudgetError
 
@@ -285,7 +285,7 @@ def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
         out[IDENTICAL] = float(samples_identical(outputs))
         return compat.document_values(out)
     item = record_for(doc, results[0])
-    if doc.get("design") is not None:  # a budgeted task (score_suite_budget): its aggregations differ
+    if doc.get("design") is not None:  # a budgeted task (score_suite_design): its aggregations differ
         item = BudgetedRecord(*item)
     names = _doc_metric_names(doc["benchmark"], family, int(doc["n_variants"]) if family == "option_order" else 0)
     return dict.fromkeys(names, item)

@@ -449,7 +449,7 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
 
 def _note_design_row(sf: _SamplesFile, doc: dict[str, Any], path: Path, lineno: int) -> None:
     """A budgeted SCORE document's ``design_row``: the id its question has in the design (the row
-    number in its split; :mod:`scorekit.lm_eval.score_suite_budget`)."""
+    number in its split; :mod:`scorekit.lm_eval.score_suite_design`)."""
     row = doc.get("design_row")
     if isinstance(row, bool) or not isinstance(row, int) or row < 0:
         raise ScorekitError(f"a budgeted SCORE document needs design_row, a row number; got {row!r}: the design was "
