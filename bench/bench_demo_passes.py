@@ -1,4 +1,4 @@
-"""Benchmark: the padding of the demo's prompt-reading passes, the old spread against the new, in one run.
+"""Benchmark: the padding of the demo's prompt-reading passes, and flushing denormals, side by side in one run.
 
 The demo's engine (:class:`scorekit.demo.engine.SharedPrefixHFLM`) reads a wave's distinct
 prompts as a prefix tree, one forward pass per group of a tree level's runs whose lengths are
@@ -8,13 +8,24 @@ place costs a real token's work in every linear layer.
 1. **Work** (counted, the same on any machine): the demo's 535 rows (planned by lm-eval as
    ``scorekit demo`` plans them, nothing generated), in waves of 128 in prompt order (the
    engine's first waves; later ones depend on when rows end): prompt tokens, tokens read after
-   sharing, token places of the passes (with padding) and passes, for each spread.
-2. **CPU seconds** of reading the prompts of waves ``--waves`` (default the 1st and 3rd), with the
-   old spread (4/3) and the new one (:attr:`SharedPrefixHFLM.pass_spread`), interleaved over
+   sharing, token places of the passes (with padding) and passes, for the engine's spread
+   (:attr:`SharedPrefixHFLM.pass_spread`, 4/3) and a tighter one (``--spread``, default 16/15).
+2. **CPU seconds** of reading the prompts of waves ``--waves`` (default the 1st) three ways:
+   the engine as it is, with the tighter spread, and as it is under ``torch.set_flush_denormal(True)``
+   (denormal floats read as zero: whether a slow path for them costs time); interleaved over
    ``--rounds`` rounds in one process (same load, same threads), and the largest difference
-   between the key/value caches they give.
+   between the key/value caches each gives and the engine's.
 
-    python bench/bench_demo_passes.py [--rounds 2] [--threads 1] [--dtype float32] [--waves 0,2]
+3. **The whole generation, counted** (``--full``, instead of 2): the engine answers all the rows
+   once (as the demo does, batch 128) and every forward pass is counted: token places of the
+   prompt-reading passes and of the decoding steps against the tokens they hold (prompt tokens
+   after sharing; the answers' tokens, an ended row keeping its place until an eighth of the batch
+   has ended), key/value places attended, and the float32 work in FLOP (SmolLM2-135M: 212.3 MFLOP
+   per token place in the 30 layers' products, 56.6 MFLOP more per decoding place for the output
+   layer, 69 kFLOP per attended place).
+
+    python bench/bench_demo_passes.py [--rounds 2] [--threads 1] [--dtype float32] [--waves 0] [--spread 16/15]
+    python bench/bench_demo_passes.py --full [--threads 1]
 
 Under the AVX2 float32 setting of docs/demo.md, prefix the command with
 ``ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2``. The CPU model
@@ -30,7 +41,6 @@ import time
 import warnings
 from pathlib import Path
 
-OLD_SPREAD = (4, 3)
 WAVE = 128  # the demo's --batch-size
 
 
@@ -89,7 +99,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
-    ap.add_argument("--waves", default="0,2", help="which waves of 128 to time (0-based, comma-separated)")
+    ap.add_argument("--waves", default="0", help="which waves of 128 to time (0-based, comma-separated)")
+    ap.add_argument("--spread", default="16/15", help="the tighter spread, as LONGEST/SHORTEST")
+    ap.add_argument("--full", action="store_true", help="count the forward passes of the whole generation")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     import torch
@@ -97,8 +109,8 @@ def main() -> None:
     from scorekit.demo.engine import SharedPrefixHFLM, gguf_read_once
     from scorekit.demo.model import smollm2_gguf
 
-    new_spread = SharedPrefixHFLM.pass_spread
-    spreads = {"old": OLD_SPREAD, "new": new_spread}
+    tight = tuple(int(n) for n in args.spread.split("/"))
+    spreads = {"engine": SharedPrefixHFLM.pass_spread, "tight": tight}
     rows = planned_rows(args.dtype)
     torch.set_num_threads(args.threads)
     print(f"CPU: {_cpu()}, {args.threads} torch thread(s), torch {torch.__version__}, {args.dtype}")
@@ -125,24 +137,79 @@ def main() -> None:
         return forward(*a, **k)
 
     lm.model.forward = counted
+    if args.full:
+        _full(lm, rows)
+        return
     timed = [waves[int(k)] for k in args.waves.split(",")]
-    cpu = {name: 0.0 for name in spreads}
+    variants = {"engine": (spreads["engine"], False), "tight spread": (tight, False),
+                "engine, flush denormals": (spreads["engine"], True)}
+    cpu = {name: 0.0 for name in variants}
     caches = {}
     for r in range(args.rounds):
-        for name in (list(spreads) if r % 2 == 0 else list(spreads)[::-1]):
-            lm.pass_spread, places[0] = spreads[name], 0
+        for name in (list(variants) if r % 2 == 0 else list(variants)[::-1]):
+            (lm.pass_spread, flush), places[0] = variants[name], 0
+            torch.set_flush_denormal(flush)
             started = time.process_time()
-            with torch.inference_mode():
-                caches[name] = [lm._prefill(wave) for wave in timed]
+            try:
+                with torch.inference_mode():
+                    caches[name] = [lm._prefill(wave) for wave in timed]
+            finally:
+                torch.set_flush_denormal(False)
             spent = time.process_time() - started
             cpu[name] += spent
-            print(f"round {r}  {name} spread {spreads[name][0]}/{spreads[name][1]}: cpu {spent:6.1f} s, "
-                  f"{places[0]} token places", flush=True)
-    diff = max((a[layer][j] - b[layer][j]).abs().max().item()
-               for old, new in zip(caches["old"], caches["new"]) for prompt in old
-               for a, b in [(old[prompt], new[prompt])] for layer in range(len(a)) for j in (0, 1))
-    print(f"reading waves {args.waves}: old {cpu['old']:.1f} s, new {cpu['new']:.1f} s CPU over {args.rounds} round(s); "
-          f"old/new {cpu['old'] / cpu['new']:.2f}x; largest key/value difference {diff:.3g}")
+            print(f"round {r}  {name:24s} cpu {spent:6.1f} s, {places[0]} token places", flush=True)
+    for name in variants:
+        diff = max((a[layer][j] - b[layer][j]).abs().max().item()
+                   for ref, other in zip(caches["engine"], caches[name]) for prompt in ref
+                   for a, b in [(ref[prompt], other[prompt])] for layer in range(len(a)) for j in (0, 1))
+        print(f"reading waves {args.waves}, {name:24s} {cpu[name]:6.1f} s CPU over {args.rounds} round(s), "
+              f"engine/this {cpu['engine'] / cpu[name]:.2f}x, largest key/value difference from the engine's {diff:.3g}")
+
+
+def _full(lm, rows: list) -> None:
+    """Answer every row once, counting each forward pass's places (``--full``)."""
+    import torch
+
+    layers, hidden, vocab = lm.model.config.num_hidden_layers, lm.model.config.hidden_size, lm.model.config.vocab_size
+    products = 2 * sum(p.numel() for n, p in lm.model.model.layers.named_parameters() if n.endswith("proj.weight"))
+    output, attention = 2 * hidden * vocab, 4 * hidden * layers
+    kinds = {"read": [0, 0, 0, 0], "decode": [0, 0, 0, 0]}  # passes, places, tokens held, attended places
+    reading = [False]
+    forward = lm.model.forward
+
+    @functools.wraps(forward)
+    def counted(*a, **k):
+        ids, mask = (a[0] if a else k["input_ids"]), k["attention_mask"]
+        count = kinds["read" if reading[0] else "decode"]
+        count[0] += 1
+        count[1] += ids.numel()
+        count[3] += ids.shape[0] * ids.shape[1] * mask.shape[1]
+        if reading[0]:
+            count[2] += int(mask[:, -ids.shape[1]:].sum())
+        return forward(*a, **k)
+
+    prefill = lm._prefill
+
+    def read(*a, **k):
+        reading[0] = True
+        try:
+            return prefill(*a, **k)
+        finally:
+            reading[0] = False
+
+    lm.model.forward, lm._prefill = counted, read
+    torch.manual_seed(1234)
+    started = time.process_time()
+    new = lm._answer(rows)
+    spent = time.process_time() - started
+    kinds["decode"][2] = sum(map(len, new))
+    flop = 0.0
+    for kind, (passes, places, tokens, attended) in kinds.items():
+        work = places * (products + (output if kind == "decode" else 0)) + attended * attention
+        flop += work
+        print(f"full  {kind:6s}: {passes} passes, {places} token places holding {tokens} tokens "
+              f"(waste {places / tokens - 1:.1%}), {attended} attended places, {work / 1e12:.2f} TFLOP")
+    print(f"full  {len(rows)} rows: {flop / 1e12:.2f} TFLOP in {spent:.1f} CPU s ({flop / spent / 1e9:.0f} GFLOP per CPU second)")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ class SharedPrefixHFLM(HFLM):
     """
 
     on_answers: Callable[[int], None] | None = None
-    pass_spread: tuple[int, int] = (4, 3)  # a prompt-reading pass holds runs within longest/shortest of its longest
+    pass_spread: tuple[int, int] = (4, 3)  # a prompt-reading pass holds the runs within 4/3 of its longest run
     before_wave: Callable[[], None] | None = None
     _planned: list[_Row] | None = None  # while lm-eval's loop runs to collect the rows
     _answers: dict[_Row, list[list[int]]] | None = None  # while it runs to hand them back
