@@ -137,6 +137,21 @@ def html_document(title: str, parts: Sequence[str], *, notes: Sequence[str] = ()
     return "\n".join(out) + "\n"
 
 
+def render_with_notes(tables: Sequence[tuple[Sequence[str], Sequence[Sequence[Any]], str]], fmt: str, *,
+                      notes: Sequence[str] = (), page: str, digits: int = 2) -> str:
+    """``(columns, rows, title)`` tables in ``fmt`` with their notes: in ``html`` one page titled
+    ``page`` with the notes at its foot; in ``table`` and ``markdown`` the notes follow the tables
+    (``note: `` / ``- `` lines); ``csv`` and ``latex`` have no place for them (the caller says
+    them on standard error)."""
+    if fmt == "html":
+        return html_document(page, [render(c, r, "html", title=t, digits=digits) for c, r, t in tables], notes=notes)
+    text = "\n".join(render(c, r, fmt, title=t, digits=digits) for c, r, t in tables)
+    if notes and fmt in ("table", "markdown"):
+        bullet = "- " if fmt == "markdown" else "note: "
+        text += "\n" + "\n".join(bullet + n for n in notes) + "\n"
+    return text
+
+
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 

@@ -349,3 +349,22 @@ def test_plan_consistency_from_a_budgeted_pilot_agrees_with_the_full_pilot():
         assert b.questions == pytest.approx(a.questions, rel=0.25), (a, b)
     with pytest.raises(BudgetError, match="one of"):
         plan_consistency(0.02, variants=10, rate=0.5, pilot_counts=counts)
+
+
+@pytest.mark.parametrize("value, weighted", [(0.0, False), (1.0, False), (0.0, True), (1.0, True)])
+def test_estimates_of_an_all_wrong_or_all_right_run_stay_within_0_and_1(value, weighted):
+    """The unasked cells' sum is a clipped normal draw: no accuracy, quantile or bound below 0 or
+    above 1 (before the clip, a run of 10 all-wrong questions reported accuracies down to -0.06)."""
+    n, v = 30, 10
+    plan = assign(range(n), Design.make(v, 2, 0))
+    y = np.full((n, v), np.nan)
+    for i in range(n):
+        y[i, list(plan[str(i)])] = value
+    w = np.linspace(1, 3, n) / np.linspace(1, 3, n).sum() if weighted else None
+    j = estimate_robustness(y, weights=w, draws=200, seed=1).to_json()
+    numbers = [j[k] for k in ("accuracy", "accuracy_ci_low", "accuracy_ci_high", "accuracy_min", "accuracy_max")]
+    numbers += [x for k in ("accuracy_quantiles", "accuracy_quantiles_ci_low", "accuracy_quantiles_ci_high")
+                for x in j[k].values()]
+    numbers += [x for k in ("variant_accuracy", "variant_accuracy_ci_low", "variant_accuracy_ci_high")
+                for x in (j[k].values() if isinstance(j[k], dict) else j[k])]
+    assert all(-1e-12 <= x <= 1 + 1e-12 for x in numbers), (min(numbers), max(numbers))

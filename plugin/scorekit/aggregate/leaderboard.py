@@ -85,11 +85,34 @@ class LeaderboardRow:
         }
 
 
+@dataclass
+class Leaderboard:
+    """What ``scorekit leaderboard`` shows (the JSON's source): the rows, the first config's
+    benchmark columns and its name."""
+
+    rows: list[LeaderboardRow]
+    bench_columns: list[str]
+    title: str
+
+    @property
+    def columns(self) -> list[str]:
+        return [*self.bench_columns, AVERAGE]
+
+    def to_json(self) -> dict:
+        return {"models": [r.to_json() for r in self.rows]}
+
+
+def build_leaderboard(models: dict[str, ModelResults], configs: Sequence[ScorecardConfig]) -> Leaderboard:
+    """The ranked rows of ``models`` (:func:`compute_leaderboard`) with their samples' intervals
+    (:func:`add_sample_intervals`)."""
+    rows = compute_leaderboard(models.values(), configs)
+    add_sample_intervals(rows, models, configs)
+    return Leaderboard(rows, columns(configs[0]), config_name(configs[0]))
+
+
 def columns(config: ScorecardConfig) -> list[str]:
-    """The benchmark columns: each benchmark's name (``category/benchmark`` where two categories
-    share a name)."""
-    names = [b.name for b in config.benchmarks]
-    return [b.name if names.count(b.name) == 1 else b.path for b in config.benchmarks]
+    """The benchmark columns (:attr:`ScorecardConfig.columns`)."""
+    return config.columns
 
 
 def config_name(config: ScorecardConfig) -> str:

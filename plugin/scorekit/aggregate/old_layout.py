@@ -32,8 +32,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL
-from scorekit.aggregate.yaml_config import LineMap, read_yaml
+from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL, is_old_layout
+from scorekit.yaml_config import LineMap, read_yaml
 from scorekit.errors import ScorekitError
 
 CATEGORY = "leaderboard"
@@ -41,11 +41,6 @@ _TOP = {"name", "description", "harness", "average", "benchmarks"}
 _COLUMN = {"column", "description", "results_key", "subtasks", "metric", "metrics", "num_choices", "lower",
            "aggregation", "subtask_sizes"}
 _SUBTASK = {"num_choices", "lower", "metric", "metrics"}
-
-
-def is_old_layout(data: Any) -> bool:
-    """A top-level ``benchmarks`` without ``categories``: the old layout."""
-    return isinstance(data, dict) and "benchmarks" in data and "categories" not in data
 
 
 def convert_old_layout(path: str | os.PathLike[str]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekit.aggregate.scorecard_config import ScorecardConfig
+from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL, ScorecardConfig
 
 Part = tuple[str, int, bool, Any]  # (task, prompt, macro accuracy?, metric spec)
 
@@ -21,10 +21,8 @@ def prompt_columns(config: ScorecardConfig) -> list[tuple[str, list[Part]]] | No
     """``[(column, [(task, prompt, macro, spec), ...]), ...]`` when every metric of ``config``
     reads one SCORE per-prompt accuracy (``<k>_accuracy`` or ``<k>_macro_accuracy`` of a task),
     else None (the config is not one :func:`summary_intervals` can bootstrap)."""
-    from scorekit.aggregate.leaderboard import columns as column_names
-
     out = []
-    for name, bench in zip(column_names(config), config.benchmarks):
+    for name, bench in zip(config.columns, config.benchmarks):
         parts = []
         for spec in bench.metrics:
             task, metric = spec.keys[0]
@@ -55,7 +53,6 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
 
     import numpy as np
 
-    from scorekit.aggregate.leaderboard import AVERAGE
     from scorekit.aggregate.threshold import threshold_score
     from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
 
@@ -73,7 +70,7 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
         stats = [lambda m, j=j: scores(m)[..., j] for j in range(len(columns))]
         names = [name for name, _ in columns]
         stats.append(lambda m: scores(m).mean(axis=-1))
-        names.append(AVERAGE)
+        names.append(LEADERBOARD_OVERALL)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # nanmean of a draw without some category
             results = bootstrap_intervals(table.x, stats, confidence=confidence)

@@ -223,3 +223,20 @@ def rank(scored: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 score_results = scorecard_results  # the old name, kept for one release
+
+
+def build_scorecard(models: Iterable[ModelResults], config: ScorecardConfig, *,
+                    missing: str = "partial") -> tuple[list[dict[str, Any]], Inputs]:
+    """The ranked scores of ``models`` (:func:`scorecard_results`, :func:`rank`) and what was
+    gathered; :class:`ScorekitError` naming the config when none of its metrics was found in any
+    results file (a config whose keys are all wrong would otherwise score nobody in silence)."""
+    scored, inputs = scorecard_results(models, config, missing=missing)
+    if not any(metric["source"] is not None for m in scored for c in m["categories"].values()
+               for b in c["benchmarks"].values() for metric in b["metrics"].values()):
+        first = config.metrics[0]
+        raise ScorekitError(
+            "none of the config's metrics was found in any results file (e.g. "
+            f"{first.path} looks for {' or '.join(f'{t} -> {m}' for t, m in first.keys)}); check the keys",
+            path=config.path,
+        )
+    return rank(scored), inputs

@@ -28,7 +28,7 @@ The YAML is read with a safe loader; duplicate keys are rejected. Every problem 
 :class:`~scorekit.errors.ScorekitError` naming the file, the line and the key path.
 
 Why a checker of its own, not pydantic (``extra="forbid"``): pydantic would not lose the line
-(its error's ``loc`` can be looked up in the :class:`~scorekit.aggregate.yaml_config.LineMap`),
+(its error's ``loc`` can be looked up in the :class:`~scorekit.yaml_config.LineMap`),
 but it would not save code either. Half of the checks here relate fields or run code: ``bad``
 or ``num_choices``, weights that leave nothing scored, ``mean_value`` needing one pair of
 thresholds, names without ``/``, normalizers imported only with ``--allow-code``; they would
@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Literal, cast, get_args
 
-from scorekit.aggregate.yaml_config import LineMap, read_yaml
+from scorekit.yaml_config import LineMap, read_yaml
 from scorekit.errors import ScorekitError
 
 Normalizer = Callable[[float, float, float], Any]
@@ -121,6 +121,13 @@ class ScorecardConfig:
     @property
     def metrics(self) -> tuple[ConfigMetric, ...]:
         return tuple(m for b in self.benchmarks for m in b.metrics)
+
+    @property
+    def columns(self) -> list[str]:
+        """The leaderboard's benchmark columns: each benchmark's name (``category/benchmark``
+        where two categories share a name)."""
+        names = [b.name for b in self.benchmarks]
+        return [b.name if names.count(b.name) == 1 else b.path for b in self.benchmarks]
 
 
 AGGREGATIONS = ("mean_score", "mean_value")
@@ -231,6 +238,12 @@ class _Checker:
         return tuple(out)
 
 
+def is_old_layout(data: Any) -> bool:
+    """A top-level ``benchmarks`` without ``categories``: the old leaderboard layout
+    (:mod:`scorekit.aggregate.old_layout` converts it)."""
+    return isinstance(data, dict) and "benchmarks" in data and "categories" not in data
+
+
 def load_scorecard_config(path: str | Path, *, allow_code: bool = False) -> ScorecardConfig:
     """Read and validate a scoring config; import its normalizers.
 
@@ -247,8 +260,6 @@ def load_scorecard_config(path: str | Path, *, allow_code: bool = False) -> Scor
     ck = _Checker(path)
     if data is None:
         raise ScorekitError("config is empty", path=path)
-    from scorekit.aggregate.old_layout import is_old_layout
-
     if is_old_layout(data):
         raise ck.fail(OLD_LEADERBOARD_LAYOUT.format(path=shlex.quote(str(path))), "benchmarks", data, "benchmarks")
     top = ck.mapping(data, "", None, None, {"categories", "normalizer", "name", "description", "scale", "harness"},

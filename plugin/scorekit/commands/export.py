@@ -63,20 +63,12 @@ def _read(path: str):
 
 def run(args: argparse.Namespace) -> int:
     import json
-    import math
     import os
-    import time
 
-    from scorekit import __version__
     from scorekit.commands.checks import check_bootstrap
-    from scorekit.compare.core import Run, run_values
     from scorekit.errors import ScorekitError
-    from scorekit.export.every_eval_ever import build_document, document_uuid
-    from scorekit.export.sources import collect_facts
-    from scorekit.harness_outputs.identity import display_names
-    from scorekit.harness_outputs.folders import walk
-    from scorekit.harness_outputs.registry import holds_questions
     from scorekit.files import check_output, emit, note, refuse_input_as_output, write_text_atomic
+    from scorekit.harness_outputs.folders import walk
 
     check_bootstrap(args)
     if args.output and args.output_dir:
@@ -86,33 +78,7 @@ def run(args: argparse.Namespace) -> int:
     output = check_output(args.output, args.runs)
     if args.output_dir and os.path.exists(args.output_dir) and not os.path.isdir(args.output_dir):
         raise ScorekitError("--output-dir is not a folder", path=args.output_dir)
-    retrieved = args.retrieved_timestamp
-    if retrieved is None:
-        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-        retrieved = float(epoch) if epoch.strip().isdigit() else time.time()
-    if not math.isfinite(retrieved) or retrieved < 0:
-        raise ScorekitError(f"--retrieved-timestamp must be a non-negative number of seconds, got {retrieved}")
-    documents: dict[str, tuple[str, dict]] = {}  # file name -> (run, document)
-    all_notes: list[str] = []
-    read_all = [(path, *_read(path)) for path in args.runs]
-    names = display_names([model for _, model, _, _ in read_all])  # as compare's tables name them
-    for (path, model, tasks, notes), name in zip(read_all, names):
-        values, _ = run_values([Run(name, model, path, tasks, notes)], confidence=args.confidence,
-                                         n_boot=args.n_boot, seed=args.seed)
-        facts = collect_facts(path, model)
-        read = [f for f in walk([path]).files if holds_questions(f)]
-        if not values and not any(f.reported for f in facts.values()):
-            raise ScorekitError("no values to export (no per-question numbers and no harness results)", path=path)
-        doc = build_document(model=model, name=name, tasks=tasks,
-                             values=values, facts=facts, notes=notes, source_files=read, confidence=args.confidence, n_boot=args.n_boot,
-                             organization=args.organization, relationship=args.evaluator_relationship,
-                             retrieved=retrieved, scorekit_version=__version__)
-        name = document_uuid(doc["evaluation_id"]) + ".json"
-        if name in documents:
-            raise ScorekitError(f"{path} and {documents[name][0]} are the same evaluation ({doc['evaluation_id']}); "
-                                "export each once")
-        documents[name] = (path, doc)
-        all_notes.extend(f"{path}: {n}" for n in notes)
+    documents, all_notes = _documents(args, _retrieved(args))
     inputs = walk(args.runs).files
     if args.output_dir:
         targets = [os.path.join(args.output_dir, name) for name in documents]
@@ -128,3 +94,55 @@ def run(args: argparse.Namespace) -> int:
         emit(json.dumps(doc, indent=2) + "\n", output)
     note(*all_notes)
     return 0
+
+
+def _retrieved(args: argparse.Namespace) -> float:
+    """``--retrieved-timestamp``, else ``SOURCE_DATE_EPOCH``, else now (seconds)."""
+    import math
+    import os
+    import time
+
+    from scorekit.errors import ScorekitError
+
+    retrieved = args.retrieved_timestamp
+    if retrieved is None:
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+        retrieved = float(epoch) if epoch.strip().isdigit() else time.time()
+    if not math.isfinite(retrieved) or retrieved < 0:
+        raise ScorekitError(f"--retrieved-timestamp must be a non-negative number of seconds, got {retrieved}")
+    return retrieved
+
+
+def _documents(args: argparse.Namespace, retrieved: float) -> tuple[dict[str, tuple[str, dict]], list[str]]:
+    """``{file name: (run, document)}`` of every run, and the runs' notes."""
+    from scorekit import __version__
+    from scorekit.compare.core import Run, run_values
+    from scorekit.errors import ScorekitError
+    from scorekit.export.every_eval_ever import build_document, document_uuid
+    from scorekit.export.sources import collect_facts
+    from scorekit.harness_outputs.folders import walk
+    from scorekit.harness_outputs.identity import display_names
+    from scorekit.harness_outputs.registry import holds_questions
+
+    documents: dict[str, tuple[str, dict]] = {}
+    all_notes: list[str] = []
+    read_all = [(path, *_read(path)) for path in args.runs]
+    names = display_names([model for _, model, _, _ in read_all])  # as compare's tables name them
+    for (path, model, tasks, notes), name in zip(read_all, names):
+        values, _ = run_values([Run(name, model, path, tasks, notes)], confidence=args.confidence,
+                               n_boot=args.n_boot, seed=args.seed)
+        facts = collect_facts(path, model)
+        read = [f for f in walk([path]).files if holds_questions(f)]
+        if not values and not any(f.reported for f in facts.values()):
+            raise ScorekitError("no values to export (no per-question numbers and no harness results)", path=path)
+        doc = build_document(model=model, name=name, tasks=tasks,
+                             values=values, facts=facts, notes=notes, source_files=read, confidence=args.confidence, n_boot=args.n_boot,
+                             organization=args.organization, relationship=args.evaluator_relationship,
+                             retrieved=retrieved, scorekit_version=__version__)
+        name = document_uuid(doc["evaluation_id"]) + ".json"
+        if name in documents:
+            raise ScorekitError(f"{path} and {documents[name][0]} are the same evaluation ({doc['evaluation_id']}); "
+                                "export each once")
+        documents[name] = (path, doc)
+        all_notes.extend(f"{path}: {n}" for n in notes)
+    return documents, all_notes

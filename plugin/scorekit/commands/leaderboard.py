@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import math
 import sys
 import time
 
@@ -55,6 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.convert:
+        return _convert(args)
     # GC paused: rescanning the parsed files (no cycles) made the run 15-20% longer (bench/bench_leaderboard.py)
     was_enabled = gc.isenabled()
     gc.disable()
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from scorekit.aggregate import leaderboard as lb
+    from scorekit.aggregate.leaderboard_render import render
     from scorekit.aggregate.results_files import load_results
     from scorekit.aggregate.scorecard import note_lines
     from scorekit.aggregate.scorecard_config import load_scorecard_config
@@ -75,8 +77,6 @@ def _run(args: argparse.Namespace) -> int:
     from scorekit.files import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
     from scorekit.resources import find_config
 
-    if args.convert:
-        return _convert(args)
     if not args.paths:
         raise ScorekitError("give the results files or folders to read (PATH ...)")
     check_digits(args.digits)
@@ -92,16 +92,13 @@ def _run(args: argparse.Namespace) -> int:
     read = [f.path for f in loaded.files]
     refuse_input_as_output(output, read)
     refuse_input_as_output(args.plot, read, option="--plot")
-    rows = lb.compute_leaderboard(loaded.models.values(), configs)
-    lb.add_sample_intervals(rows, loaded.models, configs)
-    bench_columns = lb.columns(configs[0])
-    columns = [*bench_columns, lb.AVERAGE]
-    text = render(rows, columns, bench_columns, args.format, raw=args.raw, digits=args.digits)
+    board = lb.build_leaderboard(loaded.models, configs)
+    text = render(board, args.format, raw=args.raw, digits=args.digits)
     image = None
     if args.plot:
         from scorekit.aggregate.plots import leaderboard_png
 
-        image = leaderboard_png(rows, columns, title=lb.config_name(configs[0]), fmt=plot_fmt)
+        image = leaderboard_png(board.rows, board.columns, title=board.title, fmt=plot_fmt)
 
     # Everything is computed; write the main output, then the side output (each atomically),
     # then the notes: a failing --output leaves no plot behind.
@@ -109,13 +106,13 @@ def _run(args: argparse.Namespace) -> int:
     if image is not None:
         write_bytes_atomic(args.plot, image)
     note(*lb.override_notes(loaded.models.values()))
-    note(*note_lines({row.model: row.notes for row in rows}, every=args.verbose))
-    note(*lb.missing_notes(rows))
+    note(*note_lines({row.model: row.notes for row in board.rows}, every=args.verbose))
+    note(*lb.missing_notes(board.rows))
     if summary := loaded.skipped_summary():
         note(summary)
     if config_path is None:
-        used = sorted({r.config for r in rows})
-        note(f"{len(loaded.files)} results file(s), {len(rows)} model(s); config: {', '.join(used)}")
+        used = sorted({r.config for r in board.rows})
+        note(f"{len(loaded.files)} results file(s), {len(board.rows)} model(s); config: {', '.join(used)}")
     return 0
 
 
@@ -131,56 +128,6 @@ def _convert(args: argparse.Namespace) -> int:
     config_path = find_config(args.config)
     emit(convert_old_layout(config_path), check_output(args.output, [config_path]))
     return 0
-
-
-def render(rows, columns: list[str], bench_columns: list[str], fmt: str, *, raw: bool = False, digits: int = 2) -> str:
-    """Text of the leaderboard in ``fmt``; JSON follows the documented shape."""
-    if fmt == "json":
-        import orjson
-
-        doc = {"models": [r.to_json() for r in rows]}
-        try:
-            return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
-        except orjson.JSONEncodeError:  # a lone surrogate (non-UTF-8 folder name): written escaped
-            import json
-
-            return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    from scorekit.tables import render as render_table
-
-    header = ["Model"]
-    for c in columns:  # every score with its 95% interval (stderr propagated, module leaderboard)
-        header += [c, f"{c}_ci_low", f"{c}_ci_high"] if fmt == "csv" else [c, f"{c} 95% CI"]
-    header.append("Tied with best")
-    if raw:
-        header += [f"{c} Raw" for c in bench_columns]
-    any_missing = any(r.missing for r in rows)
-    if any_missing:
-        header.append("Missing")
-    from scorekit.harness_outputs.identity import display_names
-
-    # a local path by its last folder, as compare and robustness show it; CSV keeps it whole
-    names = [r.model for r in rows] if fmt == "csv" else display_names([r.model for r in rows])
-    body = []
-    for r, name in zip(rows, names):
-        line = [name]
-        cis = r.intervals()
-        for c in columns:
-            ci = cis.get(c)
-            if fmt == "csv":
-                line += [r.scores.get(c), ci[0] if ci else None, ci[1] if ci else None]
-            else:
-                line += [r.scores.get(c), f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if ci else None]
-        best = r.indistinguishable_from_best
-        line.append(None if best is None else ("yes" if best else "no"))
-        if raw:
-            for c in bench_columns:
-                v = r.raw.get(c)
-                # raw values are fractions: show more decimals than the 0-100 scores
-                line.append(v if fmt == "csv" or v is None or math.isnan(v) else f"{v:.{digits + 2}f}")
-        if any_missing:
-            line.append(", ".join(r.missing) if r.missing else ("" if fmt == "csv" else "-"))
-        body.append(line)
-    return render_table(header, body, fmt, digits=digits)
 
 
 class _Progress:

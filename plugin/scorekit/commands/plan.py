@@ -170,48 +170,13 @@ def plan(args: argparse.Namespace) -> dict:
     return out
 
 
-def render(out: dict, fmt: str) -> str:
-    """``out`` as JSON, or as a two-column table (quantity, value) in the other formats; the
-    notes follow the table in table and markdown, are the page's notes in html, and are left to
-    the caller (standard error) in csv and latex, which have no place for them."""
-    import json
-
-    if out.get("robustness"):
-        from scorekit.commands.plan_robustness import render as render_robustness
-
-        return render_robustness(out, fmt)
-
-    from scorekit.tables import html_document
-    from scorekit.tables import render as render_table
-
-    if fmt == "json":
-        return json.dumps(out, indent=2) + "\n"
-    rows = []
-    for key, value in out.items():
-        if key == "notes":
-            continue
-        if isinstance(value, dict):
-            rows.extend([f"{key}.{k}", v] for k, v in value.items())
-        else:
-            rows.append([key, "-" if value is None else value])
-    title = "scorekit plan (paired comparison of two models)"
-    notes = out.get("notes") or []
-    if fmt == "html":
-        return html_document("scorekit plan", [render_table(["quantity", "value"], rows, "html", title=title, digits=4)],
-                             notes=notes)
-    text = render_table(["quantity", "value"], rows, fmt, title=title, digits=4)
-    if notes and fmt in ("table", "markdown"):
-        bullet = "- " if fmt == "markdown" else "note: "
-        text += "\n" + "\n".join(bullet + n for n in notes) + "\n"
-    return text
-
-
 def run(args: argparse.Namespace) -> int:
+    from scorekit.compare.plan_render import render
     from scorekit.files import check_output, emit, note
 
     output = check_output(args.output, args.pilot or [])
     out = plan(args)
     emit(render(out, args.format), output)
     if args.format in ("csv", "latex"):  # no room for notes in the file: say them on stderr
-        note(*(out.get("notes") or []))
+        note(*(out.get("notes") or []))  # (without the line naming the pilot)
     return 0

@@ -96,7 +96,7 @@ def _pilot_family(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[s
     matrix = family_matrix(s.records, equal=equal_for(s.task.benchmark))
     notes = list(s.notes)
     if s.design is not None and not s.design.full:
-        matrix = check_family(matrix, s.design, s.design_questions, path=path)
+        matrix = check_family(matrix, s.design, s.design_questions, path=path, design_ids=getattr(s, "design_ids", None))
         notes.extend(matrix.notes)
     else:
         complete = [q for q, a in zip(matrix.question_ids, matrix.answers) if len(a) == matrix.n_variants]
@@ -170,44 +170,3 @@ def plan_robustness(args: argparse.Namespace) -> dict[str, Any]:
 def _row(r: Any) -> dict[str, Any]:
     return {"per_question": r.per_question, "questions": r.questions, "evaluations": r.evaluations,
             "half_width": r.half_width}
-
-
-def render(out: dict[str, Any], fmt: str) -> str:
-    """JSON, or one row per budget (and quantile) in the other formats; notes as ``scorekit plan``
-    places them (after the table in table and markdown, the page's notes in html, standard error
-    for csv and latex: :func:`scorekit.commands.plan.run`)."""
-    import json
-
-    from scorekit.tables import html_document
-    from scorekit.tables import render as render_table
-
-    if fmt == "json":
-        return json.dumps(out, indent=2) + "\n"
-    quantiles = out["target"] == "quantiles"
-    columns = [*(["quantile"] if quantiles else []), "variants per question", "questions", "evaluations",
-               "half-width"]
-    rows = [[*([r["quantile"]] if quantiles else []), r["per_question"], r["questions"], r["evaluations"],
-             r["half_width"]] for r in out["rows"]]
-    what = "consistency rate" if not quantiles else "quantiles of accuracy across variants"
-    pct = round(out["confidence"] * 100)
-    title = (f"scorekit plan --robustness: {what}, {pct}% interval of half-width {out['half_width']}, "
-             f"{out['variants']} variants")
-    notes = pilot_notes(out)
-    if fmt == "html":
-        return html_document("scorekit plan", [render_table(columns, rows, "html", title=title, digits=4)], notes=notes)
-    text = render_table(columns, rows, fmt, title=title, digits=4)
-    if notes and fmt in ("table", "markdown"):
-        bullet = "- " if fmt == "markdown" else "note: "
-        text += "\n" + "\n".join(bullet + n for n in notes) + "\n"
-    return text
-
-
-def pilot_notes(out: dict[str, Any]) -> list[str]:
-    """The notes, after a line saying what the pilot was."""
-    pilot = out.get("pilot")
-    lines = list(out["notes"])
-    if pilot:
-        lines.insert(0, f"pilot: {pilot['task']} ({pilot['family']}), {pilot['model']}, {pilot['questions']} questions, "
-                        + ("full run" if pilot["design"] is None else
-                           f"budgeted ({pilot['design']['per_question']} of {pilot['design']['variants']})"))
-    return lines

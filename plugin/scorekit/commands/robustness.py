@@ -33,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.commands.checks import check_confidence
     from scorekit.files import check_output, emit, note, refuse_input_as_output
     from scorekit.robustness.readers import read_paths
-    from scorekit.robustness.report import build_report, notes_lines, render_report
+    from scorekit.robustness.report import build_report
+    from scorekit.robustness.report_render import render_report
+    from scorekit.robustness.report_tables import notes_lines
 
     check_confidence(args.confidence)
     output = check_output(args.output, args.paths)

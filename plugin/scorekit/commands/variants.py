@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 FAMILIES = ("option_order", "prompt", "non_greedy")  # scorekit.robustness.task_variants.ROBUST_FAMILIES
 
@@ -74,11 +75,40 @@ def _task_index(include: str | None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.errors import ScorekitError
-    from scorekit.io import note
-    from scorekit.lm_eval.task_variants_yaml import RobustSpec, check_task, group_name, render_group, task_name, write
+    from scorekit.commands import variants_score
+    from scorekit.files import note
+    from scorekit.lm_eval.task_variants_yaml import group_name, render_group, write
 
     families = list(dict.fromkeys(args.family))
+    budget = _seed_and_budget(args, families)
+    if budget is not None and variants_score.wants(args):  # the shipped SCORE tasks on a budget
+        return variants_score.run(args, families, budget)
+    templates = _check_options(args, families, budget)
+    if args.harness == "lighteval":
+        return _write_for_lighteval(args, families, templates)
+    include, out_dir = _lm_eval_places(args)
+    index = _task_index(include)
+    files: dict[str, str] = {}
+    notes: list[str] = []
+    costs: list[str] = []
+    for name in dict.fromkeys(args.tasks):
+        yaml_path, cfg = _task_config(index, name, include)
+        written = _family_files(args, name, yaml_path, cfg, families, templates, include, budget, files, notes, costs)
+        _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = write(out_dir, files)
+    for text in notes:
+        note(text)
+    for path in paths:
+        print(path)
+    if costs:
+        note(*costs)
+    return 0
+
+
+def _seed_and_budget(args: argparse.Namespace, families: list[str]) -> Any:
+    """``--seed`` (for --formats or --budget) as an int, and the checked ``--budget`` (None without)."""
+    from scorekit.errors import ScorekitError
     from scorekit.robustness.budget.variants import check_budget_args
 
     if args.seed is not None:
@@ -87,7 +117,15 @@ def run(args: argparse.Namespace) -> int:
         if not str(args.seed).isdigit():
             raise ScorekitError(f"--seed must be a non-negative integer, got {args.seed!r}")
         args.seed = int(args.seed)
-    budget = check_budget_args(args.budget, args.seed if args.budget is not None else None, families, args.samples)
+    return check_budget_args(args.budget, args.seed if args.budget is not None else None, families, args.samples)
+
+
+def _check_options(args: argparse.Namespace, families: list[str], budget: Any) -> list[str]:
+    """The options that go with some families or harnesses only, checked before any work; the
+    ``--templates`` read."""
+    from scorekit.commands import variant_formats
+    from scorekit.errors import ScorekitError
+
     if args.samples is not None and args.samples < 1:
         raise ScorekitError(f"--samples must be >= 1, got {args.samples}")
     if args.samples is not None and families == ["option_order"]:
@@ -101,8 +139,6 @@ def run(args: argparse.Namespace) -> int:
         from scorekit.robustness.task_variants import read_templates
 
         templates = read_templates(args.templates)
-    from scorekit.commands import variant_formats
-
     variant_formats.check_arguments(args, families)
     if args.show_options and "option_order" not in families:
         raise ScorekitError("--show-options is for --family option_order")
@@ -111,79 +147,86 @@ def run(args: argparse.Namespace) -> int:
             raise ScorekitError("--budget is not available with --harness lighteval yet: write lm-eval tasks (docs/budget.md)")
         if args.show_options:
             raise ScorekitError("--show-options is not available with --harness lighteval (see docs/variants.md, lighteval)")
-        return _write_for_lighteval(args, families, templates)
-    if args.custom_tasks:
+    elif args.custom_tasks:
         raise ScorekitError("--custom-tasks is for --harness lighteval (lm-eval tasks: --include-path)")
+    return templates
+
+
+def _lm_eval_places(args: argparse.Namespace) -> tuple[str | None, Path]:
+    """``--include-path`` (resolved; None without) and ``--output-dir``, each checked."""
+    from scorekit.errors import ScorekitError
+
     include = str(Path(args.include_path).resolve()) if args.include_path else None
     if include and not Path(include).is_dir():
         raise ScorekitError("not a folder", path=args.include_path, where="--include-path")
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
         raise ScorekitError("exists and is not a folder", path=out_dir, where="--output-dir")
+    return include, out_dir
 
-    from lm_eval.tasks._index import Kind
-    from lm_eval.tasks._yaml_loader import load_yaml
 
-    index = _task_index(include)
-    files: dict[str, str] = {}
-    notes: list[str] = []
-    costs: list[str] = []
+def _task_config(index: dict, name: str, include: str | None) -> tuple[str, dict]:
+    """The YAML file and config (``!function`` unresolved) of lm-eval task ``name``; one line for
+    an unknown task, an lm-eval 0.5 prompt format, a group or tag, a task without YAML, a broken YAML."""
+    from scorekit.errors import ScorekitError
+    from scorekit.lm_eval.compat import is_group_or_tag, task_yaml
+
+    entry = index.get(name)
+    base, at, form = name.partition("@")
+    if entry is None and at and base in index:
+        raise ScorekitError(f"@{form} selects an lm-eval 0.5 prompt format, which scorekit variants does not wrap; "
+                            f"scorekit variants {base}", where=f"task {name}")
+    if entry is None:
+        raise ScorekitError("no such lm-eval task" + (f" (built-in or under {include})" if include else
+                                                      " (give --include-path for your own tasks)"), where=f"task {name}")
+    if is_group_or_tag(entry):
+        raise ScorekitError(f"a {entry.kind.name.lower()}, not a task: write variants of its tasks one by one", where=f"task {name}")
+    if entry.yaml_path is None:
+        raise ScorekitError("defined without a YAML file; scorekit variants wraps YAML tasks only", where=f"task {name}")
+    try:
+        return entry.yaml_path, task_yaml(entry.yaml_path, resolve_functions=False)
+    except Exception as exc:  # the task's own YAML is broken: say which
+        raise ScorekitError(f"cannot read its YAML: {exc}", path=entry.yaml_path) from None
+
+
+def _family_files(args: argparse.Namespace, name: str, yaml_path: str, cfg: dict, families: list[str],
+                  templates: list[str], include: str | None, budget: Any, files: dict[str, str], notes: list[str],
+                  costs: list[str]) -> list[str]:
+    """Add the task file of each family of task ``name`` to ``files`` (with its notes and, on a
+    budget, its cost line); the families written."""
+    from scorekit.commands import variant_formats
+    from scorekit.errors import ScorekitError
     from scorekit.lm_eval.task_variants_budget import render_budgeted
+    from scorekit.lm_eval.task_variants_yaml import RobustSpec, check_task, task_name
 
-    for name in dict.fromkeys(args.tasks):
-        entry = index.get(name)
-        base, at, form = name.partition("@")
-        if entry is None and at and base in index:
-            raise ScorekitError(f"@{form} selects an lm-eval 0.5 prompt format, which scorekit variants does not wrap; "
-                                f"scorekit variants {base}", where=f"task {name}")
-        if entry is None:
-            raise ScorekitError("no such lm-eval task" + (f" (built-in or under {include})" if include else
-                                                          " (give --include-path for your own tasks)"), where=f"task {name}")
-        if entry.kind in (Kind.GROUP, Kind.TAG):
-            raise ScorekitError(f"a {entry.kind.name.lower()}, not a task: write variants of its tasks one by one", where=f"task {name}")
-        if entry.yaml_path is None:
-            raise ScorekitError("defined without a YAML file; scorekit variants wraps YAML tasks only", where=f"task {name}")
-        try:
-            cfg = load_yaml(entry.yaml_path, resolve_func=False)
-        except Exception as exc:  # the task's own YAML is broken: say which
-            raise ScorekitError(f"cannot read its YAML: {exc}", path=entry.yaml_path) from None
-        written = []
-        task_templates = variant_formats.task_templates(args, name, cfg, templates) if "prompt" in families else templates
-        for family in families:
-            # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
-            fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
-            output_type = check_task(name, cfg, family, templates=bool(task_templates), samples=fam_samples,
-                                     show_options=args.show_options)
-            choices = family == "option_order" and output_type == "multiple_choice"
-            if family == "option_order" and args.show_options and not choices:
-                raise ScorekitError("--show-options is for multiple_choice tasks (this one generates its answer)",
-                                    where=f"task {name}")
-            show = choices and _option_order_shape(name, cfg, args.show_options)
-            spec = RobustSpec(task=name, config=str(Path(entry.yaml_path).resolve()), include_path=include,
-                              family=family, permutations=args.permutations, templates=tuple(task_templates),
-                              samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
-                              show_options=show)
-            if family == "option_order" or (family == "prompt" and output_type == "multiple_choice"):
-                unchecked = _probe(spec, cfg)
-                if unchecked is not None:
-                    notes.append(_decide_unchecked(name, cfg, spec, output_type, unchecked))
-            text = render_budgeted(spec, budget)
-            _add(files, f"{task_name(family, name)}.yaml", variant_formats.annotate(text, args) if family == "prompt" else text)
-            written.append(family)
-            if budget is not None:
-                from scorekit.robustness.budget.variants import cost_line
+    written = []
+    task_templates = variant_formats.task_templates(args, name, cfg, templates) if "prompt" in families else templates
+    for family in families:
+        # SCORE samples five times; a prompt template is asked once unless --samples says otherwise
+        fam_samples = 1 if family == "option_order" else args.samples or (5 if family == "non_greedy" else 1)
+        output_type = check_task(name, cfg, family, templates=bool(task_templates), samples=fam_samples,
+                                 show_options=args.show_options)
+        choices = family == "option_order" and output_type == "multiple_choice"
+        if family == "option_order" and args.show_options and not choices:
+            raise ScorekitError("--show-options is for multiple_choice tasks (this one generates its answer)",
+                                where=f"task {name}")
+        show = choices and _option_order_shape(name, cfg, args.show_options)
+        spec = RobustSpec(task=name, config=str(Path(yaml_path).resolve()), include_path=include,
+                          family=family, permutations=args.permutations, templates=tuple(task_templates),
+                          samples=fam_samples, temperature=args.temperature, choice_score=args.choice_score,
+                          show_options=show)
+        if family == "option_order" or (family == "prompt" and output_type == "multiple_choice"):
+            unchecked = _probe(spec, cfg)
+            if unchecked is not None:
+                notes.append(_decide_unchecked(name, cfg, spec, output_type, unchecked))
+        text = render_budgeted(spec, budget)
+        _add(files, f"{task_name(family, name)}.yaml", variant_formats.annotate(text, args) if family == "prompt" else text)
+        written.append(family)
+        if budget is not None:
+            from scorekit.robustness.budget.variants import cost_line
 
-                costs.append(f"{task_name(family, name)}: " + cost_line(family, budget[0], len(task_templates) if family == "prompt" else None))
-        _add(files, f"{group_name(name)}.yaml", render_group(name, _with_earlier(out_dir, name, written)))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = write(out_dir, files)
-    for text in notes:
-        note(text)
-    for path in paths:
-        print(path)
-    if costs:
-        note(*costs)
-    return 0
+            costs.append(f"{task_name(family, name)}: " + cost_line(family, budget[0], len(task_templates) if family == "prompt" else None))
+    return written
 
 
 def _add(files: dict[str, str], rel: str, text: str) -> None:

@@ -67,6 +67,7 @@ class SharedPrefixHFLM(HFLM):
     """
 
     on_answers: Callable[[int], None] | None = None
+    pass_spread: tuple[int, int] = (4, 3)  # a prompt-reading pass holds the runs within 4/3 of its longest run
     before_wave: Callable[[], None] | None = None
     _planned: list[_Row] | None = None  # while lm-eval's loop runs to collect the rows
     _answers: dict[_Row, list[list[int]]] | None = None  # while it runs to hand them back
@@ -209,8 +210,9 @@ class SharedPrefixHFLM(HFLM):
         while level:
             # one pass per run of similar lengths: a pass pads every run to its longest
             runs = sorted(level, key=lambda i: -len(nodes[i].tokens))
+            spread, one = self.pass_spread  # a run joins the pass when spread * its length >= one * the longest
             while runs:
-                chunk = [i for i in runs if 4 * len(nodes[i].tokens) >= 3 * len(nodes[runs[0]].tokens)]
+                chunk = [i for i in runs if spread * len(nodes[i].tokens) >= one * len(nodes[runs[0]].tokens)]
                 self._read_nodes(nodes, chunk, paths)
                 runs = runs[len(chunk):]
             for i in set(done) - set(ends.values()):

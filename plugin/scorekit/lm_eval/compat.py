@@ -25,7 +25,8 @@ filters + ``ConfigurableTask.process_results``. What that changes for scorekit:
   ``[[s_1, ..., s_n]]``): :func:`document_outputs`; and 0.5 reads a list value it returns as one
   score per repeat (keeping the first): :func:`document_values`.
 - **Task index**: ``TaskManager.task_index`` (0.4.13) is the private ``_task_index`` in 0.5
-  (same ``{name: Entry}`` with ``kind`` and ``yaml_path``): :func:`task_index`.
+  (same ``{name: Entry}`` with ``kind`` and ``yaml_path``): :func:`task_index`. Its entry kinds
+  and the YAML loader are private modules in both: :func:`is_group_or_tag`, :func:`task_yaml`.
 - **A task's metrics** (``scorekit variants``'s task replaces the wrapped task's metrics with
   its own and still scores answers with the wrapped task's first metric): 0.4 keeps them by name
   on the task (``_metric_fn_list``, ``_aggregation_list``, ...); 0.5 as ``Metric`` objects on each
@@ -55,7 +56,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["SCORERS", "register_metric", "registered_function", "scorer_call", "scorer_metric", "with_default_kwargs",
-           "concrete_task_class", "clone_request", "document_outputs", "document_values", "fewshot_split", "task_index", "task_metrics",
+           "concrete_task_class", "clone_request", "document_outputs", "document_values", "fewshot_split", "task_index", "is_group_or_tag", "task_yaml", "task_metrics",
            "primary_metric", "score_answer", "set_task_metrics", "multiple_inputs",
            "generation_target"]
 
@@ -191,6 +192,23 @@ def task_index(include_path: str | None = None) -> dict[str, Any]:
 
     manager = TaskManager(include_path=include_path)
     return manager._task_index if SCORERS else manager.task_index
+
+
+def is_group_or_tag(entry: Any) -> bool:
+    """Whether an entry of :func:`task_index` is a group or a tag, not a task (lm-eval's private
+    ``lm_eval.tasks._index.Kind``, the same in 0.4.13 and 0.5)."""
+    from lm_eval.tasks._index import Kind
+
+    return entry.kind in (Kind.GROUP, Kind.TAG)
+
+
+def task_yaml(path: str, *, resolve_functions: bool = True) -> dict[str, Any]:
+    """A task's YAML config as lm-eval reads it (``include:`` followed; ``!function`` resolved
+    unless ``resolve_functions`` is false): lm-eval's private ``lm_eval.tasks._yaml_loader.load_yaml``,
+    the same in 0.4.13 and 0.5."""
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    return load_yaml(path, resolve_func=resolve_functions)
 
 
 def task_metrics(task: Any) -> Any:

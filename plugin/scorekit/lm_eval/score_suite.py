@@ -55,7 +55,7 @@ from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness import local_data
 from scorekit.robustness.analysis import summarize
 from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
-from scorekit.robustness.records import Family, records_from_items
+from scorekit.robustness.records import Family, Record, records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.benchmarks import BENCHMARKS
 from scorekit.robustness.score_variants import expand, questions_from_rows
@@ -152,6 +152,27 @@ class SCORETask(ScorekitTask):
     without that split); with an empty pool :class:`FewshotSampler` refuses few-shot instead.
     """
 
+    def test_docs(self) -> Any:
+        """The expanded documents; with ``metadata.budget`` (``scorekit variants ... --budget B``) only
+        those of each question's B variants (:func:`scorekit.lm_eval.score_suite_design.select_docs`)."""
+        docs = super().test_docs()
+        budget = (getattr(self.config, "metadata", None) or {}).get("budget")
+        if docs is None or budget is None:
+            return docs
+        hit = getattr(self, "_budget_docs", None)
+        if hit is not None and hit[0] is docs:
+            return hit[1]
+        from scorekit.lm_eval.score_suite_design import select_docs
+        from scorekit.lm_eval.task_variants import RobustStop
+        from scorekit.robustness.budget import BudgetError
+
+        try:
+            kept = select_docs(docs, budget if isinstance(budget, dict) else {}, self.config.task)
+        except BudgetError as exc:
+            raise RobustStop(str(exc)) from None
+        self._budget_docs = (docs, kept)
+        return kept
+
     def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
         """The hub dataset, or with ``$SCOREKIT_SCORE_DATA_DIR`` set the local files of
         :mod:`scorekit.robustness.local_data` (the layout lighteval's SCORE tasks read): the test
@@ -232,6 +253,13 @@ class FewshotSampler(ContextSampler):
 IDENTICAL = "identical_sample_rate"
 
 
+class BudgetedRecord(Record):
+    """The record of a document of a budgeted SCORE task: a :class:`Record` (logged the same), whose
+    type tells the aggregations that each question was asked B of its V variants."""
+
+    __slots__ = ()
+
+
 def task_metric_names(benchmark: str, family: Family) -> list[str]:
     """Metric names of one task (all positions a question of this benchmark can have)."""
     names = BENCHMARKS[benchmark].metric_names(family)
@@ -257,6 +285,8 @@ def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
         out[IDENTICAL] = float(samples_identical(outputs))
         return compat.document_values(out)
     item = record_for(doc, results[0])
+    if doc.get("design") is not None:  # a budgeted task (score_suite_design): its aggregations differ
+        item = BudgetedRecord(*item)
     names = _doc_metric_names(doc["benchmark"], family, int(doc["n_variants"]) if family == "option_order" else 0)
     return dict.fromkeys(names, item)
 
@@ -309,7 +339,12 @@ def _task_metrics(benchmark: str, items: list[Any], *, position: bool = False) -
             if entry.covers(benchmark, items):
                 return entry.metrics
     records = records_from_items(items, where=f"SCORE {benchmark} results")
-    metrics = summarize(records, macro=BENCHMARKS[benchmark].macro, equal=equal_for(benchmark)).metrics()
+    if items and isinstance(items[0], BudgetedRecord):
+        from scorekit.robustness.budget.variants import harness_metrics
+
+        metrics = harness_metrics(records, records[0].family, equal=equal_for(benchmark), macro=BENCHMARKS[benchmark].macro)
+    else:
+        metrics = summarize(records, macro=BENCHMARKS[benchmark].macro, equal=equal_for(benchmark)).metrics()
     _CACHE[key] = _Summary(benchmark, list(items), metrics)
     _CACHE.move_to_end(key)
     if len(_CACHE) > _CACHE_SIZE:

@@ -78,8 +78,6 @@ _ONE_SAMPLE_FILTERS = ("take_first", "majority_vote")
 def wrapped_config(params: dict[str, Any]) -> dict[str, Any]:
     """The wrapped task's config dict (``!function`` resolved): from its YAML file if it is
     still there, else looked up by name with lm-eval's TaskManager (``include_path`` too)."""
-    from lm_eval.tasks._yaml_loader import load_yaml
-
     name = params["task"]
     path = params.get("config")
     if not (path and Path(path).is_file()):
@@ -88,7 +86,7 @@ def wrapped_config(params: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"variant task {name!r}: no such lm-eval task (include_path "
                              f"{params.get('include_path')!r}); run scorekit variants again")
         path = entry.yaml_path
-    cfg = load_yaml(path, resolve_func=True)
+    cfg = compat.task_yaml(path)
     if cfg.get("task") != name:
         raise ValueError(f"variant task {name!r}: {path} now defines {cfg.get('task')!r}; run scorekit variants again")
     if "class" in cfg:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from scorekit.harness_outputs.keys import ungrouped
-from scorekit.robustness.records import FAMILIES, Family
+from scorekit.robustness.records import FAMILIES, N_PROMPT_TEMPLATES, Family
 
 __all__ = [
     "SCOREBenchmark", "Subset", "BENCHMARKS", "TaskName", "get", "classify_task", "lighteval_task", "parse_lighteval_task",
@@ -255,8 +255,6 @@ def lighteval_task(benchmark: str, family: Family, subset: str = "", variant: in
 def parse_lighteval_task(name: str) -> tuple[str, Family, str, int] | None:
     """(benchmark, family, subset key, variant) of a lighteval SCORE task name, the inverse of
     :func:`lighteval_task` (a trailing ``|<fewshots>`` is ignored); None if not one."""
-    from scorekit.robustness.templates import N_PROMPT_TEMPLATES
-
     parts = name.split("|")[0].split(":")
     m = re.fullmatch(rf"score_({'|'.join(FAMILIES)})_robustness_({'|'.join(BENCHMARKS)})", parts[0])
     if m is None:

@@ -1,6 +1,6 @@
 """The SCORE robustness report as ONE self-contained HTML file (``report.html``).
 
-Everything is inside the file: the tables of :mod:`scorekit.robustness.report` (whatever
+Everything is inside the file: the tables of :mod:`scorekit.robustness.report_tables` (whatever
 columns they have), the plots of :mod:`scorekit.robustness.plots` as base64 PNG ``data:``
 URLs, the notes, and a small inline stylesheet. No script, font, stylesheet or image is
 fetched from anywhere, so the file opens the same offline, from an e-mail or from CI
@@ -50,33 +50,19 @@ def _image(name: str, caption: str, png: bytes) -> str:
 
 def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence[str] = (),
                 sections: Sequence[Section] = (), plots: bool = True) -> str:
-    """The whole page for ``report`` (a :class:`scorekit.robustness.report.Report`).
+    """The whole page for ``report`` (a :class:`scorekit.robustness.report_data.Report`).
 
     ``intro`` lines are shown under the title (escaped); ``sections`` follow the robustness
     tables; ``plots=False`` leaves the figures out. Layout: title, intro, the robustness
     tables, the figures, the sections, then every note of :func:`notes_lines` (plus one when
     matplotlib is missing).
     """
-    from scorekit.robustness.report import (VARIANT_TABLES, notes_lines, quantile_table, report_to_json, robust_table, summary_table,
-                                            variance_table, variant_table)
+    from scorekit.robustness.report_data import report_to_json
+    from scorekit.robustness.report_tables import notes_lines, tables
     from scorekit.tables import html_document, render
 
     out = [f'<p class="intro">{html.escape(line)}</p>' for line in intro]
-    columns, rows = summary_table(report)
-    out.append(render(columns, rows, "html", title="SCORE robustness"))
-    for family, caption in VARIANT_TABLES:
-        table = variant_table(report, family)
-        if table:
-            out.append(render(table[0], table[1], "html", title=caption))
-    table = quantile_table(report)
-    if table:
-        out.append(render(table[0], table[1], "html", title="Quantiles of accuracy across variants"))
-    table = robust_table(report)
-    if table:
-        out.append(render(table[0], table[1], "html", title="Variant tasks"))
-    table = variance_table(report)
-    if table:
-        out.append(render(table[0], table[1], "html", title="Shares of the variance of correctness"))
+    out += [render(columns, rows, "html", title=caption) for caption, columns, rows in tables(report)]
     notes = list(notes_lines(report))
     if plots:
         try:

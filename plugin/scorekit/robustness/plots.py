@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from scorekit.robustness.benchmarks import BENCHMARKS
 from scorekit.robustness.records import Family
-from scorekit.robustness.report import FAMILY_LABEL
+from scorekit.robustness.report_data import FAMILY_LABEL
 
 
 def _bench_label(key: str) -> str:

@@ -9,6 +9,7 @@ from scorekit.errors import ScorekitError
 
 Family = Literal["prompt", "option_order", "non_greedy"]  # SCORE's three families of variants
 FAMILIES: tuple[Family, ...] = get_args(Family)
+N_PROMPT_TEMPLATES = 10  # SCORE's prompt family: ten rephrasings of each benchmark's prompt
 MAX_VARIANTS = 2**63 - 1  # the analysis holds variant numbers as 64-bit integers
 
 

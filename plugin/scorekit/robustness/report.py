@@ -8,52 +8,9 @@ aggregate metrics of the results files and says what cannot be known from them. 
 dropped silently: families, benchmarks and subsets that are absent are listed, and every
 reader note is kept.
 
-JSON shape (:func:`report_to_json`; NaN and unknown values are ``null``)::
-
-    {"report": "scorekit-robustness", "version": 1, "confidence": 0.95,
-     "models": [{"model": str,
-                 "benchmarks": [{"benchmark": "mmlu_pro" | "agieval" | "math",
-                                 "families": [FAMILY, ...],
-                                 "missing_families": [str, ...]}],
-                 "missing_benchmarks": [str, ...]}],
-     "notes": [str, ...]}
-
-    FAMILY = {"family": "prompt" | "option_order" | "non_greedy",
-              "source": "samples" | "results", "layout": "scorekit" | "upstream" | ...,
-              "tasks": [str], "subsets": [str], "missing_subsets": [str], "macro": bool,
-              "n_questions": int | null, "n_incomplete": int | null, "n_records": int | null,
-              "variant_accuracy": {"0": float, ...}   # prompt index | "A".. position | run
-              "accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std",
-              "consistency_rate": float | null,       # null: undefined (no two parsed answers)
-              "consistency_rate_ci": [low, high] | [null, null] | null,  # no interval / not logged
-              "variant_accuracy_ci": {"0": [low, high], ...},  # Wilson (micro) / bootstrap (macro)
-              "accuracy_range_ci", "accuracy_std_ci": [low, high] | null,  # spread within the variants' intervals
-              "accuracy_ci": [low, high] | null,  # bootstrap over questions; null from results files
-              # and for every "<name>_ci": "<name>_ci_low", "<name>_ci_high" (maps for variants)
-              "unparsed_rate": float | null, "identical_sample_rate": float | null,
-              "circular_accuracy": float | null, "prompt_sensitivity": float | null,
-              "variance_shares": {"question"|"variant"|"within": {"value", "ci_low", "ci_high"}} | null,
-              "runs": [str], "sources": [str], "missing": [str], "notes": [str]}
-
-``accuracy`` is the family's overall accuracy (all records; non-greedy: all samples of all
-runs); min/max/range/std (population) are over the per-variant accuracies (prompts or
-answer positions; for non-greedy over runs/samples). ``identical_sample_rate`` (non-greedy
-only, else null) is the share of the family's questions whose samples were all the same raw
-text (:mod:`scorekit.robustness.identical`), recomputed from the logged generations (or read
-from results files that report it); a high rate comes with a note, as the CR is then inflated.
-
-Tasks written by ``scorekit variants`` (docs/variants.md) are reported beside SCORE's: their
-benchmark is ``robust_<task>``, accuracy is micro, ``circular_accuracy`` (option order: correct
-in every arrangement) and ``prompt_sensitivity`` (prompt family sampled N times per template:
-share of the variance between prompts) are set for them only (null elsewhere); a prompt family
-sampled N times also has ``identical_sample_rate`` (share of question-template pairs whose
-samples were the same text) and its ``variant_accuracy`` is per template.
-
-``variance_shares`` (samples logs, families with more than one variant per question): the
-shares of the variance of correctness between questions, between variants (prompts, answer
-positions, non-greedy runs; templates for a family sampled N times) and within (sampling and
-question x variant interaction), summing to 1, each with its bootstrap interval over questions
-(:mod:`scorekit.robustness.variance`); null from results files.
+The report's data and JSON are :mod:`scorekit.robustness.report_data`; its tables and renderings
+:mod:`scorekit.robustness.report_tables`, :mod:`scorekit.robustness.report_render` and
+:mod:`scorekit.robustness.html_report`.
 """
 
 from __future__ import annotations
@@ -63,7 +20,6 @@ import string
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -75,14 +31,12 @@ from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
 from scorekit.robustness.records import Family
-from scorekit.tables import FORMATS, Fmt
+from scorekit.robustness.report_data import _NAN, FamilyReport, Report, _subset_coverage, _variant_key
 from scorekit.robustness.task_variants import ROBUST_FAMILIES as ROBUST_ORDER
 
-__all__ = ["FamilyReport", "Report", "build_report", "report_to_json", "render_report"]
+__all__ = ["FamilyReport", "Report", "build_report"]
 
 LETTERS = string.ascii_uppercase
-FAMILY_LABEL = {"prompt": "prompt", "option_order": "option order", "non_greedy": "non-greedy"}
-_NAN = float("nan")
 # What upstream's CR (lm_eval/tasks/score: utils.py, math/utils_math.py, non_greedy_summarizer.py)
 # does with outputs it cannot read, per benchmark kind.
 _UPSTREAM_CR_NOTE = {
@@ -98,84 +52,11 @@ _OPTION_DEFECT = (
     "so always answering the original letter scores 1.0")
 
 
-@dataclass
-class FamilyReport:
-    """One row of the report (fields as in the module's JSON shape)."""
-
-    model: str
-    benchmark: str
-    family: Family
-    source: str
-    layout: str
-    tasks: list[str]
-    subsets: list[str]
-    missing_subsets: list[str]
-    macro: bool
-    n_questions: int | None = None
-    n_incomplete: int | None = None
-    n_records: int | None = None
-    variant_accuracy: dict[str, float] = field(default_factory=dict)
-    accuracy: float = _NAN
-    accuracy_min: float = _NAN
-    accuracy_max: float = _NAN
-    accuracy_range: float = _NAN
-    accuracy_std: float = _NAN
-    consistency_rate: float = _NAN
-    consistency_rate_ci: tuple[float, float] | None = None
-    variant_accuracy_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
-    accuracy_range_ci: tuple[float, float] | None = None
-    accuracy_std_ci: tuple[float, float] | None = None
-    accuracy_ci: tuple[float, float] | None = None
-    unparsed_rate: float = _NAN
-    identical_sample_rate: float = _NAN
-    circular_accuracy: float = _NAN
-    prompt_sensitivity: float = _NAN
-    variance_shares: dict[str, dict[str, float]] | None = None
-    permuted: tuple[int, int] | None = None  # variant option order: (questions whose shown options moved, questions)
-    # budgeted runs (scorekit.robustness.budget): the design (None: a full run), whether the numbers
-    # are estimates of the full run's, and the quantiles across variants of per-variant accuracy
-    design: dict[str, int] | None = None
-    estimated: bool = False
-    accuracy_quantiles: dict[str, float] = field(default_factory=dict)
-    accuracy_quantiles_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
-    accuracy_min_ci: tuple[float, float] | None = None
-    accuracy_max_ci: tuple[float, float] | None = None
-    runs: list[str] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Report:
-    """Families by model and benchmark, plus absences and notes."""
-
-    confidence: float
-    models: dict[str, dict[str, list[FamilyReport]]]
-    missing_benchmarks: dict[str, list[str]]
-    missing_families: dict[tuple[str, str], list[Family]]
-    notes: list[str]
-
-    def families(self) -> list[FamilyReport]:
-        return [f for benches in self.models.values() for fams in benches.values() for f in fams]
-
-
-def _variant_key(family: Family, v: int) -> str:
-    from scorekit.robustness.shown_options import letters
-
-    return letters(v + 1)[-1] if family == "option_order" else str(v)
-
-
 def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
     arr = np.array([v for v in values if not math.isnan(v)], dtype=float)
     if arr.size == 0:
         return _NAN, _NAN, _NAN, _NAN
     return float(arr.min()), float(arr.max()), float(arr.max() - arr.min()), float(arr.std())
-
-
-def _subset_coverage(benchmark: str, subsets: set[str]) -> tuple[list[str], list[str]]:
-    known = [s.key for s in BENCHMARKS[benchmark].subsets] if benchmark in BENCHMARKS else []
-    return [s for s in known if s in subsets], [s for s in known if s not in subsets]
 
 
 # --- from samples ----------------------------------------------------------------------------
@@ -502,268 +383,11 @@ def build_report(read: ReadResult, *, confidence: float = 0.95,
     return Report(confidence, models, missing_benchmarks, missing_families, list(read.notes))
 
 
-# --- output ----------------------------------------------------------------------------------
+def __getattr__(name: str) -> Any:
+    """The old paths of the report's JSON, tables and renderings (one release)."""
+    from scorekit.robustness import report_data, report_render, report_tables
 
-
-def _clean(value: Any) -> Any:
-    """JSON-ready: NaN (and any other non-finite number) becomes null."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    return value
-
-
-def _flat_ci(d: dict[str, Any]) -> None:
-    """Add ``<name>_ci_low`` / ``<name>_ci_high`` next to every ``<name>_ci`` pair (JSON/CSV
-    convention); per-variant intervals become ``variant_accuracy_ci_low`` / ``_high`` maps."""
-    for key in [k for k in d if k.endswith("_ci")]:
-        ci = d[key]
-        if isinstance(ci, dict):
-            d[f"{key}_low"] = {k: v[0] for k, v in ci.items()}
-            d[f"{key}_high"] = {k: v[1] for k, v in ci.items()}
-        else:
-            d[f"{key}_low"], d[f"{key}_high"] = (ci[0], ci[1]) if ci else (None, None)
-
-
-def report_to_json(report: Report) -> dict[str, Any]:
-    """The report as plain JSON data (shape in the module docstring)."""
-    models = []
-    for model, benches in report.models.items():
-        bench_list = []
-        for benchmark, fams in benches.items():
-            fam_list = []
-            for f in fams:
-                d = asdict(f)
-                for k in ("model", "benchmark", "permuted"):  # permuted: in the notes (and the CSV's rows)
-                    d.pop(k)
-                _flat_ci(d)
-                fam_list.append(_clean(d))
-            bench_list.append({"benchmark": benchmark, "families": fam_list,
-                               "missing_families": report.missing_families.get((model, benchmark), [])})
-        models.append({"model": model, "benchmarks": bench_list,
-                       "missing_benchmarks": report.missing_benchmarks.get(model, [])})
-    return {"report": "scorekit-robustness", "version": 1, "confidence": report.confidence, "models": models,
-            "notes": list(report.notes)}
-
-
-def _ci_text(ci: tuple[float, float] | None) -> str | None:
-    if ci is None or any(math.isnan(x) for x in ci):
-        return None
-    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
-
-
-def _with_ci(value: float | None, ci: tuple[float, float] | None) -> Any:
-    """``0.53 [0.43, 0.62]`` for tables; the bare value when there is no interval."""
-    text = _ci_text(ci)
-    if value is None or text is None or math.isnan(value):
-        return value
-    return f"{value:.2f} {text}"
-
-
-def _source(f: FamilyReport) -> str:
-    from scorekit.robustness.report_budget import design_label
-
-    text = f"{f.source} ({f.layout})" if f.layout else f.source
-    return f"{text}; estimated from a budgeted run ({design_label(f.design)})" if f.estimated else text
-
-
-def quantile_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
-    """Quantiles across variants of per-variant accuracy (5 .. 95), with intervals for a
-    budgeted run's estimates (exact for a full run), or None."""
-    from scorekit.robustness.report_budget import design_label
-
-    fams = [f for f in report.families() if f.accuracy_quantiles]
-    if not fams:
-        return None
-    keys = list(next(iter(fams)).accuracy_quantiles)
-    names = _names(report)
-    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], "estimate" if f.estimated else "exact", design_label(f.design),
-             *[_with_ci(f.accuracy_quantiles.get(k), f.accuracy_quantiles_ci.get(k) if f.estimated else None)
-               for k in keys]] for f in fams]
-    return ["Model", "Benchmark", "Family", "Values", "Design", *[f"Q{k}" for k in keys]], rows
-
-
-def _names(report: Report) -> dict[str, str]:
-    """How the tables name each model (a local path by its last folder; JSON and CSV keep it whole)."""
-    from scorekit.harness_outputs.identity import display_names
-
-    models = list(dict.fromkeys(f.model for f in report.families()))
-    return dict(zip(models, display_names(models)))
-
-
-def summary_table(report: Report) -> tuple[list[str], list[list[Any]]]:
-    """Columns and rows of the main table: one row per model, benchmark and family."""
-    pct = int(round(report.confidence * 100))
-    names = _names(report)
-    columns = ["Model", "Benchmark", "Family", "Questions", "Accuracy", f"Accuracy {pct}% CI", "Min", "Max", "Range",
-               f"Range {pct}% CI",
-               "Std", f"Std {pct}% CI", "CR", f"CR {pct}% CI", "Unparsed", "Identical samples", "Source"]
-    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], f.n_questions, f.accuracy, _ci_text(f.accuracy_ci), f.accuracy_min,
-             f.accuracy_max, f.accuracy_range, _ci_text(f.accuracy_range_ci), f.accuracy_std,
-             _ci_text(f.accuracy_std_ci), f.consistency_rate, _ci_text(f.consistency_rate_ci),
-             f.unparsed_rate, f.identical_sample_rate if f.family == "non_greedy" or is_robust(f.benchmark) else None,
-             _source(f)]
-            for f in report.families()]
-    return columns, rows
-
-
-# the families with one accuracy per variant, each in its own table, and the table's title
-VARIANT_TABLES: tuple[tuple[Family, str], ...] = (("prompt", "Accuracy per prompt"),
-                                                  ("option_order", "Accuracy per answer position"))
-
-
-def variant_table(report: Report, family: Family) -> tuple[list[str], list[list[Any]]] | None:
-    """Per-prompt (``prompt``) or per-position (``option_order``) accuracy, or None if absent."""
-    fams = [f for f in report.families() if f.family == family]
-    if not fams:
-        return None
-    present = {k for f in fams for k in f.variant_accuracy}
-    keys = sorted(present, key=int) if family == "prompt" else sorted(present)
-    used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
-    head = [f"P{k}" for k in used] if family == "prompt" else used
-    names = _names(report)
-    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
-            for f in fams]
-    return ["Model", "Benchmark", *head], rows
-
-
-def robust_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
-    """Figures only variant tasks have (circular accuracy, prompt sensitivity), or None."""
-    fams = [f for f in report.families() if is_robust(f.benchmark) and f.family != "non_greedy"]
-    if not fams:
-        return None
-    names = _names(report)
-    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family], f.circular_accuracy if f.family == "option_order" else None,
-             f.prompt_sensitivity if f.family == "prompt" else None] for f in fams]
-    return ["Model", "Benchmark", "Family", "Circular accuracy", "Prompt sensitivity"], rows
-
-
-def variance_table(report: Report) -> tuple[list[str], list[list[Any]]] | None:
-    """Shares of the variance of correctness (question / variant / within) with intervals, or None."""
-    fams = [f for f in report.families() if f.variance_shares]
-    if not fams:
-        return None
-    names = _names(report)
-    rows = [[names[f.model], f.benchmark, FAMILY_LABEL[f.family],
-             *[_with_ci(f.variance_shares[k]["value"], (f.variance_shares[k]["ci_low"], f.variance_shares[k]["ci_high"]))
-               for k in ("question", "variant", "within")]] for f in fams]
-    return ["Model", "Benchmark", "Family", "Questions", "Variants", "Within (sampling, interaction)"], rows
-
-
-def notes_lines(report: Report) -> list[str]:
-    """Everything absent or noteworthy, one line each, prefixed with model/benchmark/family."""
-    lines: list[str] = []
-    for model, missing in report.missing_benchmarks.items():
-        if missing:
-            lines.append(f"{model}: no logs for benchmark(s) {listed(missing)}")
-    for (model, benchmark), fams in report.missing_families.items():
-        if fams:
-            lines.append(f"{model} / {benchmark}: no logs for family(ies) {listed(FAMILY_LABEL[f] for f in fams)}")
-    for f in report.families():
-        where = f"{f.model} / {f.benchmark} / {FAMILY_LABEL[f.family]}"
-        lines.extend(f"{where}: missing: {m}" for m in f.missing)
-        lines.extend(f"{where}: {n}" for n in f.notes)
-    lines.extend(report.notes)
-    return lines
-
-
-def long_rows(report: Report) -> tuple[list[str], list[list[Any]]]:
-    """Long format (one metric per row) for CSV: unknown values are empty cells."""
-    columns = ["model", "benchmark", "family", "source", "layout", "metric", "value"]
-    rows: list[list[Any]] = []
-    for f in report.families():
-        def add(metric: str, value: Any) -> None:
-            if isinstance(value, float) and math.isnan(value):
-                value = None
-            rows.append([f.model, f.benchmark, f.family, f.source, f.layout, metric, value])
-
-        add("n_questions", f.n_questions)
-        add("n_incomplete", f.n_incomplete)
-        add("estimated", f.estimated)
-        for key in ("variants", "per_question", "seed"):
-            add(f"design_{key}", f.design[key] if f.design else None)
-        add("accuracy", f.accuracy)
-        if f.accuracy_ci is not None:
-            add("accuracy_ci_low", f.accuracy_ci[0])
-            add("accuracy_ci_high", f.accuracy_ci[1])
-        for k, v in f.variant_accuracy.items():
-            label = {"prompt": f"prompt_{k}_accuracy", "option_order": f"position_{k}_accuracy"}.get(f.family,
-                                                                                                  f"sample_{k}_accuracy")
-            add(label, v)
-            vci = f.variant_accuracy_ci.get(k)
-            if vci:
-                add(f"{label}_ci_low", vci[0])
-                add(f"{label}_ci_high", vci[1])
-        for name in ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std", "consistency_rate"):
-            add(name, getattr(f, name))
-            ci = getattr(f, f"{name}_ci", None)
-            if name != "consistency_rate" and ci is None:
-                continue
-            add(f"{name}_ci_low", ci[0] if ci else None)
-            add(f"{name}_ci_high", ci[1] if ci else None)
-        for k, v in f.accuracy_quantiles.items():
-            add(f"accuracy_quantile_{k}", v)
-            qci = f.accuracy_quantiles_ci.get(k)
-            add(f"accuracy_quantile_{k}_ci_low", qci[0] if qci else None)
-            add(f"accuracy_quantile_{k}_ci_high", qci[1] if qci else None)
-        add("unparsed_rate", f.unparsed_rate)
-        if f.family == "non_greedy" or (is_robust(f.benchmark) and not math.isnan(f.identical_sample_rate)):
-            add("identical_sample_rate", f.identical_sample_rate)
-        if is_robust(f.benchmark) and f.family == "option_order":
-            add("circular_accuracy", f.circular_accuracy)
-        if f.permuted is not None:  # the notes' "n of m question(s) had their shown options permuted"
-            add("permuted_questions", f.permuted[0])
-            add("arranged_questions", f.permuted[1])
-        if is_robust(f.benchmark) and f.family == "prompt":
-            add("prompt_sensitivity", f.prompt_sensitivity)
-        for part, v in (f.variance_shares or {}).items():
-            for key in ("value", "ci_low", "ci_high"):
-                add(f"variance_share_{part}" + ("" if key == "value" else f"_{key}"), v[key])
-    return columns, rows
-
-
-def render_report(report: Report, fmt: Fmt = "table") -> str:
-    """The report as ``table`` (rich text), ``markdown``, ``html`` (one self-contained page with
-    tables, plots and notes: :mod:`scorekit.robustness.html_report`), ``latex`` (booktabs
-    tables), ``csv`` (long format) or ``json``."""
-    import json
-
-    from scorekit.tables import markdown_escape, render, text_escape
-
-    if fmt == "json":
-        return json.dumps(report_to_json(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    if fmt == "csv":
-        columns, rows = long_rows(report)
-        return render(columns, rows, "csv")
-    if fmt == "html":
-        from scorekit.robustness.html_report import render_html
-
-        return render_html(report)
-    if fmt not in ("table", "markdown", "latex"):
-        raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}")
-    parts = []
-    columns, rows = summary_table(report)
-    parts.append(render(columns, rows, fmt, title="SCORE robustness"))
-    for family, title in VARIANT_TABLES:
-        table = variant_table(report, family)
-        if table:
-            parts.append(render(table[0], table[1], fmt, title=title))
-    table = quantile_table(report)
-    if table:
-        parts.append(render(table[0], table[1], fmt, title="Quantiles of accuracy across variants"))
-    table = robust_table(report)
-    if table:
-        parts.append(render(table[0], table[1], fmt, title="Variant tasks"))
-    table = variance_table(report)
-    if table:
-        parts.append(render(table[0], table[1], fmt, title="Shares of the variance of correctness"))
-    lines = notes_lines(report)  # notes hold model and file names: escaped for the format below
-    if lines and fmt != "latex":  # latex: the tables only (notes go to stderr, as for csv)
-        if fmt == "markdown":
-            parts.append("### Notes\n\n" + "\n".join(f"- {markdown_escape(line)}" for line in lines) + "\n")
-        else:
-            parts.append("Notes:\n" + "\n".join(f"  - {text_escape(line)}" for line in lines) + "\n")
-    return "\n".join(parts)
+    for module in (report_data, report_tables, report_render):
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

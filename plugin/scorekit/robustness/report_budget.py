@@ -64,7 +64,7 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     from scorekit.robustness.budget.estimate import estimate_robustness
     from scorekit.robustness.budget.runs import check_family, family_matrix
     from scorekit.robustness.grading import equal_for
-    from scorekit.robustness.report import FamilyReport, _subset_coverage, _variant_key
+    from scorekit.robustness.report_data import FamilyReport, _subset_coverage, _variant_key
 
     subsets, missing_subsets = _subset_coverage(benchmark, {s.task.subset for s in chosen if s.task.subset})
     rep = FamilyReport(
@@ -75,6 +75,14 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
         rep.notes.extend(s.notes)
     designs = {json_key(s.design) for s in chosen if s.design is not None and not s.design.full}
     first = next(s.design for s in chosen if s.design is not None and not s.design.full)
+    other = next((s for s in chosen if s.design is not None and not s.design.full and s.design.variants != first.variants),
+                 None)
+    if other is not None:  # one matrix, one V: AGIEval's 4- and 5-option subsets cannot be pooled
+        mine = next(s for s in chosen if s.design is first)
+        raise DesignError(f"{benchmark} {family}: {mine.task.name} was budgeted over {first.variants} variants, "
+                          f"{other.task.name} ({other.sources[0] if other.sources else '?'}) over {other.design.variants}; "
+                          "a budgeted report pools one number of variants: give the logs of tasks with one number",
+                          path=mine.sources[0] if mine.sources else None)
     rep.design = design_json(first)
     if len(designs) > 1:
         rep.notes.append(f"its tasks have {len(designs)} different designs; design shows the first")
@@ -88,7 +96,8 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
         path = s.sources[0] if s.sources else None
         matrix = family_matrix(s.records, equal=equal)
         if s.design is not None and not s.design.full:
-            checked = check_family(matrix, s.design, s.design_questions, path=path)
+            checked = check_family(matrix, s.design, s.design_questions, path=path,
+                                   design_ids=getattr(s, "design_ids", None))
             left_out += len(matrix.question_ids) - len(checked.question_ids)
             rep.notes.extend(checked.notes)
             keep.extend(checked.question_ids)

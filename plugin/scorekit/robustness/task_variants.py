@@ -239,7 +239,7 @@ def read_templates(path: str) -> list[str]:
     named with its place."""
     from jinja2 import Environment, TemplateSyntaxError
 
-    from scorekit.aggregate.yaml_config import read_yaml
+    from scorekit.yaml_config import read_yaml
 
     data = read_yaml(path)
     if not isinstance(data, list):

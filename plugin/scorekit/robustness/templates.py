@@ -17,12 +17,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.records import Family
+from scorekit.robustness.records import N_PROMPT_TEMPLATES, Family
 
 FAMILY_KEYS: dict[str, str] = {
     "prompt": "prompt_robustness", "option_order": "option_order_robustness", "non_greedy": "non_greedy_robustness",
 }
-N_PROMPT_TEMPLATES = 10
 _OPTION_FIELDS = {"letter", "option", "lower_case_letter"}
 
 

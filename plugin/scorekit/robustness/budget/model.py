@@ -349,7 +349,10 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
                 cw2 = 1.0 if wq2 is None else wq2[qi]
                 mean = nk @ p - np.bincount(vi, weights=cw * p_cell, minlength=v)
                 var = nk2 @ pq - np.bincount(vi, weights=cw2 * pq_cell, minlength=v)
-                out[d] = base + mean + np.sqrt(np.maximum(var, 0.0)) * z
+                # the unasked cells' sum lies between 0 and their count (weight): a normal draw
+                # beyond that would put an accuracy below 0 or above 1
+                room = nk.sum() - np.bincount(vi, weights=np.broadcast_to(cw, vi.shape), minlength=v)
+                out[d] = base + np.clip(mean + np.sqrt(np.maximum(var, 0.0)) * z, 0.0, room)
     if uniform:
         acc = plain / n
     plain /= n

@@ -147,13 +147,18 @@ def design_of_doc(meta: Any, *, path: str | None = None, where: str = "design") 
 
 
 def check_family(matrix: FamilyMatrix, design: Design, design_questions: int | None, *,
-                 path: str | None = None) -> FamilyMatrix:
+                 path: str | None = None, design_ids: dict[str, str] | None = None) -> FamilyMatrix:
     """The questions of ``matrix`` that were asked all the variants ``design`` gives them.
 
-    Raises :class:`~scorekit.robustness.budget.design.DesignError` (one line, naming ``path``)
+    ``design_ids``: question id -> the id the design was made with (a SCORE task's budget is
+    made over the row numbers 0..N-1 of its split, as a variant task's, while its question ids
+    are the dataset's: ``_robust``-less documents record ``design_row``); every question of the
+    matrix must have one. Raises :class:`~scorekit.robustness.budget.design.DesignError` (one line, naming ``path``)
     when the log's V is not the design's, or a question was asked a variant the design does not
     give it (the design or the log was edited, or runs were mixed). Questions cut short are
     left out with a note."""
+    if design_ids is not None:
+        return _check_renamed(matrix, design, design_questions, path, design_ids)
     if matrix.n_variants != design.variants:
         raise DesignError(f"the log's questions have {matrix.n_variants} variants, its design {design.variants}: the "
                           "design was edited", path=path)
@@ -174,6 +179,27 @@ def check_family(matrix: FamilyMatrix, design: Design, design_questions: int | N
     out = matrix.subset(checked.complete)
     out.notes.append(f"{len(checked.incomplete)} question(s) were asked only some of the {design.per_question} variants "
                      "their design gives them (a run cut by --limit?) and are left out of every number")
+    return out
+
+
+def _check_renamed(matrix: FamilyMatrix, design: Design, design_questions: int | None, path: str | None,
+                   design_ids: dict[str, str]) -> FamilyMatrix:
+    """:func:`check_family` on the design's ids, returned under the matrix's own ids."""
+    from dataclasses import replace
+
+    missing = [q for q in matrix.question_ids if q not in design_ids]
+    if missing:
+        raise DesignError(f"question {missing[0]!r} records no design_row: the design was edited", path=path)
+    renamed = [design_ids[q] for q in matrix.question_ids]
+    if len(set(renamed)) != len(renamed):
+        raise DesignError("two questions record the same design_row: the design was edited", path=path)
+    back = dict(zip(renamed, matrix.question_ids))
+    checked = check_family(replace(matrix, question_ids=renamed, notes=list(matrix.notes)), design, design_questions,
+                           path=path)
+    if len(checked.question_ids) == len(renamed):
+        return matrix
+    out = matrix.subset([back[q] for q in checked.question_ids])
+    out.notes = checked.notes
     return out
 
 

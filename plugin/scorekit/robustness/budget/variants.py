@@ -94,18 +94,21 @@ def select(metas: Sequence[Sequence[dict[str, Any]]], budget: int, seed: int, fa
     return indices, kept, design
 
 
-def harness_metrics(records: Sequence[Any], family: str) -> dict[str, float]:
-    """What a budgeted variant task reports to lm-eval: plain means of what was asked, each
-    unbiased for the full run's value (the design gives each question a uniformly random
+def harness_metrics(records: Sequence[Any], family: str, *, equal: Any = None, macro: bool = False) -> dict[str, float]:
+    """What a budgeted variant or SCORE task reports to lm-eval: plain means of what was asked,
+    each unbiased for the full run's value (the design gives each question a uniformly random
     B-subset): ``accuracy`` (mean over questions of a question's mean), the per-variant
-    accuracies on the questions asked each, the consistency rate (mean over questions of the
-    share of agreeing pairs among a question's B answers) and ``unparsed_rate``. The spread
-    across variants needs the model: ``scorekit robustness`` estimates it, with intervals
-    (the spread keys are NaN here)."""
+    accuracies on the questions asked each (``macro``: the mean over categories of the
+    per-category accuracy, MMLU-Pro's), the consistency rate (mean over questions of the share of
+    agreeing pairs among a question's B answers; ``equal`` compares two answers, default ``==``:
+    MATH's answers need :func:`scorekit.metrics.math_equivalent`) and ``unparsed_rate``. The
+    spread across variants needs the model: ``scorekit robustness`` estimates it, with intervals
+    (the spread keys are absent here)."""
     from collections import defaultdict
 
     from scorekit.robustness.analysis import cr_name, variant_metric_name
 
+    same = equal or (lambda a, b: a == b)
     by_q: dict[str, dict[int, Any]] = defaultdict(dict)
     for r in records:
         by_q[r.question_id][r.variant] = r
@@ -117,14 +120,16 @@ def harness_metrics(records: Sequence[Any], family: str) -> dict[str, float]:
         answers = [x.answer for x in d.values()]
         pairs = len(answers) * (len(answers) - 1) / 2
         if pairs:
-            agree = sum(a is not None and a == b for i, a in enumerate(answers) for b in answers[i + 1:])
+            agree = sum(a is not None and b is not None and bool(same(a, b))
+                        for i, a in enumerate(answers) for b in answers[i + 1:])
             rates.append(agree / pairs)
     out = {"accuracy": sum(acc) / len(acc), cr_name(family): sum(rates) / len(rates) if rates else math.nan,
            "unparsed_rate": sum(x.answer is None for d in by_q.values() for x in d.values()) / sum(map(len, by_q.values()))}
-    per_v: dict[int, list[bool]] = defaultdict(list)
+    per_v: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for d in by_q.values():
         for v, x in d.items():
-            per_v[v].append(bool(x.correct))
-    for v, xs in per_v.items():
-        out[variant_metric_name(family, v, macro=False)] = sum(xs) / len(xs)
+            per_v[v][str(x.category) if macro else ""].append(bool(x.correct))
+    for v, cats in per_v.items():
+        means = [sum(xs) / len(xs) for xs in cats.values()]
+        out[variant_metric_name(family, v, macro=macro)] = sum(means) / len(means)
     return out

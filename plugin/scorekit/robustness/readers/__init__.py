@@ -64,6 +64,7 @@ class SampleSet:
     # number of questions it was made for; None for a full run
     design: Any = None
     design_questions: int | None = None
+    design_ids: dict[str, str] | None = None  # budgeted SCORE runs: question id -> its row in the design
 
 
 @dataclass

@@ -198,6 +198,7 @@ class _SamplesFile:
     untested: set[str] = field(default_factory=set)  # questions with more options than upstream tries
     design: Any = _UNSET  # budgeted runs: the design its rows record (None: a full run)
     design_questions: int | None = None
+    design_ids: dict[str, str] = field(default_factory=dict)  # budgeted SCORE runs: question id -> design_row
 
 
 def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False) -> list[str]:
@@ -361,6 +362,8 @@ def _read_samples(sf: _SamplesFile) -> None:
         layout = sf.layout
         if layout in ("variants", "scorekit"):
             _note_design(sf, doc.get("_robust") if layout == "variants" else doc, path, lineno)
+            if layout == "scorekit" and sf.design is not None:
+                _note_design_row(sf, doc, path, lineno)
         try:
             if layout == "scorekit":
                 if doc["family"] != family or doc["benchmark"] != benchmark:
@@ -442,6 +445,19 @@ def _read_robust_row(sf: _SamplesFile, row: dict[str, Any], doc: dict[str, Any],
         raw = _outputs(row, path, lineno, raw=True)[:samples]
         key = str(meta["question_id"]) + (f"/{meta['template']}" if meta["family"] == "prompt" else "")
         sf.identical[key] = samples_identical(raw)
+
+
+def _note_design_row(sf: _SamplesFile, doc: dict[str, Any], path: Path, lineno: int) -> None:
+    """A budgeted SCORE document's ``design_row``: the id its question has in the design (the row
+    number in its split; :mod:`scorekit.lm_eval.score_suite_design`)."""
+    row = doc.get("design_row")
+    if isinstance(row, bool) or not isinstance(row, int) or row < 0:
+        raise ScorekitError(f"a budgeted SCORE document needs design_row, a row number; got {row!r}: the design was "
+                            "edited", path=path, where=f"line {lineno}: design_row")
+    qid = str(doc.get("question_id"))
+    if sf.design_ids.setdefault(qid, str(row)) != str(row):
+        raise ScorekitError(f"question {qid!r} records design_row {row} here and {sf.design_ids[qid]} earlier: the "
+                            "design was edited", path=path, where=f"line {lineno}: design_row")
 
 
 def _note_design(sf: _SamplesFile, meta: Any, path: Path, lineno: int) -> None:
@@ -553,7 +569,7 @@ def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[Sam
         out.append(SampleSet(model, task, layout, newest.records if not newest.unmappable else [],
                              [str(newest.path)], newest.when, [newest.time], set_notes, dict(newest.identical),
                              newest.samples_per_variant, permuted, design=_design(newest),
-                             design_questions=newest.design_questions))
+                             design_questions=newest.design_questions, design_ids=newest.design_ids or None))
     return out
 
 
