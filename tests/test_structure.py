@@ -206,3 +206,12 @@ def test_old_paths_still_import():
     assert (FamilyReport, report_to_json, notes_lines, summary_table, render_report) == (
         report_data.FamilyReport, report_data.report_to_json, report_tables.notes_lines, report_tables.summary_table,
         report_render.render_report)
+
+
+def test_the_package_imports_no_old_path():
+    """The old-path shims (a module that replaces itself in sys.modules) are for users' imports;
+    the package itself imports the new paths, so that the shims can go after one release."""
+    shims = {_module_name(p) for p in PACKAGE.rglob("*.py") if "sys.modules[__name__] =" in p.read_text(encoding="utf-8")}
+    assert {"scorekit.io", "scorekit.aggregate.yaml_config"} <= shims
+    found = sorted((module, dep) for module, deps in imports().items() if module not in shims for dep in deps & shims)
+    assert found == []

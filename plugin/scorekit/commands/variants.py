@@ -245,7 +245,7 @@ def _option_order_shape(name: str, cfg: dict, show_options: bool) -> bool:
     not scored on labels (the documents decide, when they are read, whether its prompt already
     lists its options). A task scored on labels shows its options already and is written as it
     is (a note says the flag is unused)."""
-    from scorekit.io import note
+    from scorekit.files import note
     from scorekit.lm_eval.task_variants_yaml import scored_on_labels
 
     if show_options and scored_on_labels(cfg):

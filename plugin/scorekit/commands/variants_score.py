@@ -25,7 +25,7 @@ def wants(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace, families: list[str], budget: tuple[int, int]) -> int:
     from scorekit.errors import ScorekitError
-    from scorekit.io import note
+    from scorekit.files import note
     from scorekit.lm_eval.score_suite_budget import is_score_name, render_budgeted_suite, score_leaves
     from scorekit.lm_eval.task_variants_yaml import write
     from scorekit.robustness.benchmarks import BENCHMARKS

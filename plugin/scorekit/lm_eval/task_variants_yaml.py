@@ -252,7 +252,7 @@ def write(out_dir: Path, files: dict[str, str]) -> list[Path]:
     """Write every file (atomically each) after checking that none would replace a file that
     ``scorekit variants`` did not write, or one it wrote for something else (the prompt family
     of task ``foo`` and the group of task ``prompt_foo`` are both ``robust_prompt_foo``)."""
-    from scorekit.io import write_text_atomic
+    from scorekit.files import write_text_atomic
 
     for rel, text in files.items():
         path = out_dir / rel
