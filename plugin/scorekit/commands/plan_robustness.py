@@ -96,7 +96,7 @@ def _pilot_family(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[s
     matrix = family_matrix(s.records, equal=equal_for(s.task.benchmark))
     notes = list(s.notes)
     if s.design is not None and not s.design.full:
-        matrix = check_family(matrix, s.design, s.design_questions, path=path, design_ids=getattr(s, "design_ids", None))
+        matrix = check_family(matrix, s.design, s.design_questions, path=path, design_ids=s.design_ids)
         notes.extend(matrix.notes)
     else:
         complete = [q for q, a in zip(matrix.question_ids, matrix.answers) if len(a) == matrix.n_variants]

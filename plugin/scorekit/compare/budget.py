@@ -49,7 +49,7 @@ def budget_metrics(sample_set: Any) -> BudgetMetrics:
     matrix = family_matrix(sample_set.records, equal=equal_for(sample_set.task.benchmark))
     matrix = check_family(matrix, design, sample_set.design_questions,
                           path=sample_set.sources[0] if sample_set.sources else None,
-                          design_ids=getattr(sample_set, "design_ids", None))
+                          design_ids=sample_set.design_ids)
     out = BudgetMetrics()
     out.design = design
     if not matrix.question_ids:

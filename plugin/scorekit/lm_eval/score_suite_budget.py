@@ -16,7 +16,6 @@ Thin over :mod:`scorekit.robustness.budget`:
 
 from __future__ import annotations
 
-
 from scorekit.errors import ScorekitError
 from scorekit.robustness.benchmarks import BENCHMARKS
 

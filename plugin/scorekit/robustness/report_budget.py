@@ -97,7 +97,7 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
         matrix = family_matrix(s.records, equal=equal)
         if s.design is not None and not s.design.full:
             checked = check_family(matrix, s.design, s.design_questions, path=path,
-                                   design_ids=getattr(s, "design_ids", None))
+                                   design_ids=s.design_ids)
             left_out += len(matrix.question_ids) - len(checked.question_ids)
             rep.notes.extend(checked.notes)
             keep.extend(checked.question_ids)

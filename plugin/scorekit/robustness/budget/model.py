@@ -330,6 +330,10 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     plain = np.empty((n_draws, v))
     w2 = weights**2
     uniform = bool(np.all(weights == weights[0]))  # then acc = plain / n: drawn once
+    # each variant's asked cells (counted, weighted): the unasked cells' sum lies between 0 and
+    # their count (weight), and a normal draw beyond that would put an accuracy below 0 or above 1
+    asked = (np.bincount(vi, weights=np.broadcast_to(1.0, vi.shape), minlength=v),
+             np.bincount(vi, weights=weights[qi], minlength=v))
     pis = _pi_draws(model, rng)
     for m, pi in enumerate(pis):
         cdf = np.cumsum(model.question_likelihood * pi, axis=1)
@@ -342,17 +346,15 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
             p_cell = p[t[qi], vi]
             pq_cell = p_cell * (1 - p_cell)
             z = rng.standard_normal(v)
-            for out, wq, wq2, base in ((plain, None, None, obs_plain), (acc, weights, w2, obs_w))[:2 - uniform]:
+            for out, wq, wq2, base, seen in ((plain, None, None, obs_plain, asked[0]),
+                                             (acc, weights, w2, obs_w, asked[1]))[:2 - uniform]:
                 nk = np.bincount(t, weights=wq, minlength=k)
                 nk2 = nk if wq2 is None else np.bincount(t, weights=wq2, minlength=k)
                 cw = 1.0 if wq is None else wq[qi]
                 cw2 = 1.0 if wq2 is None else wq2[qi]
                 mean = nk @ p - np.bincount(vi, weights=cw * p_cell, minlength=v)
                 var = nk2 @ pq - np.bincount(vi, weights=cw2 * pq_cell, minlength=v)
-                # the unasked cells' sum lies between 0 and their count (weight): a normal draw
-                # beyond that would put an accuracy below 0 or above 1
-                room = nk.sum() - np.bincount(vi, weights=np.broadcast_to(cw, vi.shape), minlength=v)
-                out[d] = base + np.clip(mean + np.sqrt(np.maximum(var, 0.0)) * z, 0.0, room)
+                out[d] = base + np.clip(mean + np.sqrt(np.maximum(var, 0.0)) * z, 0.0, nk.sum() - seen)
     if uniform:
         acc = plain / n
     plain /= n
