@@ -104,6 +104,37 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
 
 @pytest.mark.slow
 @pytest.mark.hf
+def test_harness_log_keeps_lm_evals_records_after_lighteval_configured_logging(tmp_path):
+    """lighteval's CLI module runs logging.config.dictConfig at import, which disables every
+    logger that exists by then (lm_eval.evaluator's). In one process (a notebook, the test suite
+    on one worker) the demo's harness.log then lost lm-eval's INFO lines."""
+    import logging
+    import logging.config
+
+    pytest.importorskip("lighteval", reason="needs the lighteval extra")
+    import lm_eval.evaluator  # noqa: F401 - its logger exists before the dictConfig
+    from lighteval.__main__ import logging_config
+
+    from scorekit.demo.quiet import harness_output_to
+
+    root = logging.getLogger()
+    saved = (root.level, root.handlers[:], {n: lg.disabled for n, lg in logging.root.manager.loggerDict.items()
+                                            if isinstance(lg, logging.Logger)})
+    try:
+        logging.config.dictConfig(logging_config)  # lighteval's own configuration, as its import applies it
+        evaluator = logging.getLogger("lm_eval.evaluator")
+        assert evaluator.disabled
+        with harness_output_to(tmp_path / "harness.log"):
+            evaluator.info("Setting random seed to 1234")
+        assert "Setting random seed to 1234" in (tmp_path / "harness.log").read_text()
+        assert evaluator.disabled  # as it was found
+    finally:
+        root.setLevel(saved[0])
+        root.handlers = saved[1]
+        for name, was in saved[2].items():
+            logging.getLogger(name).disabled = was
+
+
 def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
     out = tmp_path / "tiny"
     code = main([

@@ -38,9 +38,15 @@ def harness_output_to(log_path: Path) -> Iterator[TextIO]:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     loggers = [logging.getLogger(name) for name in HARNESS_LOGGERS]
     before = [(lg, lg.level, lg.handlers[:], lg.propagate) for lg in loggers]
+    # logging.config.dictConfig (lighteval's CLI module runs one at import) disables every logger
+    # that exists by then, lm_eval.evaluator's too: their records would be lost, not logged
+    disabled = [lg for name, lg in logging.root.manager.loggerDict.items()
+                if isinstance(lg, logging.Logger) and lg.disabled and name.split(".")[0] in HARNESS_LOGGERS]
     try:
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)
+        for lg in disabled:
+            lg.disabled = False
         for lg in loggers:
             lg.handlers = [handler]
             lg.propagate = False
@@ -56,6 +62,8 @@ def harness_output_to(log_path: Path) -> Iterator[TextIO]:
         for fd, copy in saved.items():
             os.dup2(copy, fd)
             os.close(copy)
+        for lg in disabled:
+            lg.disabled = True
         for lg, level, handlers, propagate in before:
             lg.setLevel(level)
             lg.handlers = handlers
