@@ -64,7 +64,8 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
     for model, table in _tables(samples, columns):
 
         def scores(m: np.ndarray, table=table) -> np.ndarray:
-            return np.stack([np.mean([scale(table.accuracy(m, task, prompt), spec) for task, prompt, _, spec in parts],
+            # nanmean: a budgeted run's draw may hold no question asked some prompt; that part is left out
+            return np.stack([np.nanmean([scale(table.accuracy(m, task, prompt), spec) for task, prompt, _, spec in parts],
                                      axis=0) for _, parts in columns], axis=-1)
 
         stats = [lambda m, j=j: scores(m)[..., j] for j in range(len(columns))]
@@ -83,9 +84,9 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
             def at(end: int) -> np.ndarray:
                 values = []
                 for _, parts in columns:
-                    values.append(np.mean([scale(float(wilson_interval(table.accuracy(full, t, k) * table.n_q[t],
-                                                                       table.n_q[t], confidence)[end]), spec)
-                                           for t, k, _, spec in parts]))
+                    values.append(np.mean([scale(float(wilson_interval(table.accuracy(full, t, k) * table.asked(t, k),
+                                                                       table.asked(t, k), confidence)[end]), spec)
+                                           for t, k, _, spec in parts if table.asked(t, k)]))
                 return np.array(values + [float(np.mean(values))])
 
             if any(r.ci_low == r.ci_high for r in results):
@@ -110,7 +111,8 @@ def raw_values(samples, config: ScorecardConfig) -> dict[str, dict[str, float]]:
         full = table.x.mean(axis=0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            out[model] = {name: float(np.mean([table.accuracy(full, t, k) for t, k, _, _ in parts])) for name, parts in columns}
+            # nanmean: a prompt no question of a small budgeted task was asked is left out
+            out[model] = {name: float(np.nanmean([table.accuracy(full, t, k) for t, k, _, _ in parts])) for name, parts in columns}
     return out
 
 
@@ -133,6 +135,7 @@ class _Table:
                     rows[(task, r.question_id)] = len(rows)
                     cells.append((rows[(task, r.question_id)], ("share", task, group), 1.0))
                 cells.append((rows[(task, r.question_id)], ("right", task, r.variant, group), float(r.correct)))
+                cells.append((rows[(task, r.question_id)], ("asked", task, r.variant, group), 1.0))
         for _, key, _ in cells:
             self.index.setdefault(key, len(self.index))
         self.x = np.zeros((len(rows), len(self.index)))
@@ -141,11 +144,19 @@ class _Table:
         self.groups = {task: sorted({k[2] for k in self.index if k[0] == "share" and k[1] == task}) for task in self.macro}
         self.n_q = {task: sum(1 for t, _ in rows if t == task) for task in self.macro}
 
+    def asked(self, task: str, prompt: int) -> int:
+        """How many of the task's questions were asked ``prompt`` (all of them in a full run)."""
+        return int(sum(self.x[:, j].sum() for key, j in self.index.items() if key[:3] == ("asked", task, prompt)))
+
     def accuracy(self, m: Any, task: str, prompt: int) -> Any:
         import numpy as np
 
         index, groups = self.index, self.groups[task]
-        share = np.stack([m[..., index[("share", task, g)]] for g in groups], axis=-1)
+        # the questions asked this prompt: all of them in a full run, B of V in a budgeted one
+        # (scorekit demo's prompt family), whose per-prompt accuracy is over those asked, as
+        # lm-eval's results files give it (scorekit.robustness.budget.variants.harness_metrics)
+        share = np.stack([m[..., index[("asked", task, prompt, g)]] if ("asked", task, prompt, g) in index
+                          else np.zeros(m.shape[:-1]) for g in groups], axis=-1)
         right = np.stack([m[..., index[("right", task, prompt, g)]] if ("right", task, prompt, g) in index
                           else np.zeros(m.shape[:-1]) for g in groups], axis=-1)
         with np.errstate(invalid="ignore", divide="ignore"):

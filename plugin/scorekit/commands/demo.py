@@ -30,6 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--questions", type=int, default=None, help="use only the first N questions of each bundled file")
     p.add_argument("--max-gen-toks", type=int, default=None,
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
+    p.add_argument("--prompt-budget", type=int, default=None,
+                   help="templates per question in the prompt family, of SCORE's 10 (default: 3, the rows then "
+                        "estimates of the full run with intervals; 10 asks all ten)")
     p.add_argument("--batch-size", default="128", help="lm-eval batch size (default: 128)")
     p.add_argument("--threads", type=int, default=None,
                    help="torch threads (default: the processors idle now, sampled over 0.3 s, at least 1)")
@@ -74,10 +77,13 @@ def run(args: argparse.Namespace) -> int:
     sample_note = _sample_note(pipeline.sample_sizes(args.questions), pipeline.planned_subsets())
     settings = (f"Up to {tokens['mmlu_pro']} tokens per multiple-choice answer and {tokens['math']} per MATH "
                 f"answer; an answer cut off before it names a choice counts as unparsed.")
+    budget = pipeline.PROMPT_BUDGET if args.prompt_budget is None else args.prompt_budget
+    budget_note = _budget_note(budget, args.seed)
     started = time.perf_counter()
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     err.print(f"[bold]scorekit demo[/]: {model_text}; {sample_note[0].lower() + sample_note[1:]}")
     err.print(f"  {settings}")
+    err.print(f"  {budget_note}")
     err.print(f"  harness output (lm-eval, transformers): {log_path}")
     threads, follower = _threads(args, choice, err)
     with harness_output_to(log_path) as terminal:
@@ -86,13 +92,14 @@ def run(args: argparse.Namespace) -> int:
                 out, choice, questions=args.questions, max_gen_toks=args.max_gen_toks,
                 batch_size=args.batch_size if args.batch_size == "auto" else int(args.batch_size), device=args.device,
                 seed=args.seed, progress=stages.update, threads=threads, before_wave=follower,
+                prompt_budget=budget,
             )
             stages.update("report", 0, 1)
             intro = [f"Model: {model_text}, run through lm-eval's {choice.name} model"
                      + (" with its chat template" if choice.chat_template else "") + ".",
-                     sample_note + ".", settings,
+                     sample_note + ".", settings, budget_note,
                      f"Raw results and samples: {lm_eval_dir} (scorekit robustness {lm_eval_dir} recomputes this report)."]
-            report, summary = _write_reports(out, lm_eval_dir, sample_note, intro, plots=not args.no_plots)
+            report, summary = _write_reports(out, lm_eval_dir, sample_note, budget_note, intro, plots=not args.no_plots)
             stages.update("report", 1, 1)
     _print_tables(report, summary)
     if follower is not None and len(follower.used) > 1:
@@ -112,6 +119,9 @@ def _check_options(args: argparse.Namespace):  # noqa: ANN202 - scorekit.demo.mo
         raise ScorekitError("--questions must be at least 1")
     if args.threads is not None and args.threads < 1:
         raise ScorekitError("--threads must be at least 1")
+    if args.prompt_budget is not None and args.prompt_budget < 2:
+        raise ScorekitError(f"--prompt-budget must be at least 2 (templates per question; 10 asks all ten), "
+                            f"got {args.prompt_budget}")
     if args.max_gen_toks is not None and args.max_gen_toks < 1:
         raise ScorekitError("--max-gen-toks must be at least 1")
     check_seed(args.seed)
@@ -145,7 +155,8 @@ def _threads(args: argparse.Namespace, choice, err) -> tuple[int | None, object]
     return threads, ThreadFollower(usable, threads)
 
 
-def _write_reports(out: Path, lm_eval_dir: Path, sample_note: str, intro: list[str], *, plots: bool):  # noqa: ANN202
+def _write_reports(out: Path, lm_eval_dir: Path, sample_note: str, budget_note: str, intro: list[str], *,  # noqa: ANN202
+                   plots: bool):
     """report.html, report.json and summary.json from the run's logs; the robustness report and
     the summary's (columns, rows, title) for the terminal."""
     import json
@@ -157,8 +168,8 @@ def _write_reports(out: Path, lm_eval_dir: Path, sample_note: str, intro: list[s
     from scorekit.tables import render
 
     logs = pipeline.read_logs(lm_eval_dir)
-    report, report_json = pipeline.robustness_report(logs, sample_note=sample_note)
-    config, rows = pipeline.normalized_summary(lm_eval_dir)
+    report, report_json = pipeline.robustness_report(logs, sample_note=sample_note, budget_note=budget_note)
+    config, rows = pipeline.normalized_summary(lm_eval_dir, samples=logs.samples)
     intervals = pipeline.summary_intervals(logs.samples, config)
     bench_cols = leaderboard.columns(config)
     score_cols = [*bench_cols, leaderboard.AVERAGE]
@@ -195,12 +206,25 @@ def _print_tables(report, summary: tuple) -> None:  # noqa: ANN001
     from scorekit.tables import render
 
     main_columns, main_rows = summary_table(report)
+    family = main_columns.index("Family")
+    for row, f in zip(main_rows, report.families()):  # a budgeted family's row holds estimates: say so
+        if f.estimated and f.design:
+            row[family] = f"{row[family]}, {f.design['per_question']} of {f.design['variants']}"
     keep = [i for i, c in enumerate(main_columns) if c.split(" ")[0] not in ("Std", "Source")
             and c != "Identical samples" and not (c.startswith("Accuracy ") and c.endswith("CI"))]
     print(render([main_columns[i] for i in keep], [[row[i] for i in keep] for row in main_rows], "table",
                  title="SCORE robustness"))
     print(render(summary[0], summary[1], "table", title=summary[2]))
     sys.stdout.flush()
+
+
+def _budget_note(budget: int, seed: int) -> str:
+    """The line that says how the prompt family was asked (docs/demo.md, "What the demo computes")."""
+    if budget >= 10:
+        return "Prompt family in full: every question under all 10 of SCORE's templates."
+    return (f"Prompt family on a budget: {budget} of SCORE's 10 templates per question (seed {seed}, docs/budget.md); "
+            f"its rows are estimates of the full 10-template run on these questions, with 95% intervals "
+            f"(table rows 'prompt, {budget} of 10'). Option order and non-greedy are asked in full.")
 
 
 def _sample_note(sizes: dict[str, int], subsets: dict[str, list[str]]) -> str:

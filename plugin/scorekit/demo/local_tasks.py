@@ -43,8 +43,13 @@ def write_local_tasks(
     *,
     max_gen_toks: int | None = None,
     fewshot_files: Mapping[str, str | Path] | None = None,
+    budgets: Mapping[str, tuple[int, int]] | None = None,
 ) -> Path:
     """Write override YAMLs for ``{task_name: jsonl file}`` into ``out_dir``; return it.
+
+    ``budgets`` (``{task_name: (B, seed)}``) runs a task on a budget: each question under B of its
+    variants, the seeded design of ``scorekit variants --budget`` (docs/budget.md), written as the
+    shipped task's ``metadata`` plus ``budget: {per_question: B, seed: S}``.
 
     ``fewshot_files`` (``{task_name: jsonl file}``) gives a task's few-shot split (questions
     other than the test file's, in the same format); a task listed there whose shipped YAML has
@@ -78,6 +83,10 @@ def write_local_tasks(
             # no few-shot data: the task has no few-shot split (lm-eval 0.5 loads every split a
             # task names and fails on a missing one; SCORETask then refuses --num_fewshot > 0)
             override["fewshot_split"] = None
+        if task in (budgets or {}):
+            b, seed = budgets[task]
+            override["metadata"] = {**(_resolved(shipped[task], "metadata") or {}),
+                                    "budget": {"per_question": int(b), "seed": int(seed)}}
         if max_gen_toks is not None:
             gen = dict(_resolved(shipped[task], "generation_kwargs") or {})
             gen["max_gen_toks"] = int(max_gen_toks)

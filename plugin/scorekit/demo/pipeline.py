@@ -50,12 +50,26 @@ def prepare_data(out_dir: Path, questions: int | None) -> dict[str, Path]:
 MAX_GEN_TOKS = {"mmlu_pro": 24, "agieval": 24, "math": 32}
 PROGRESS_STAGES = ("model", "answers", "scoring")
 
+# The prompt family on a budget (``scorekit variants --budget``'s design, docs/budget.md): each
+# question under PROMPT_BUDGET of SCORE's 10 templates, the report's prompt rows estimates of the
+# full run with intervals. The demo's other speed choice: on a CPU without bfloat16 the full ten
+# took 146-174 s against a 120 s target (docs/demo.md, "What the demo computes").
+PROMPT_BUDGET = 3
+
 
 def benchmark_of(task: str) -> str:
     """``mmlu_pro`` / ``agieval`` / ``math`` for a demo task name."""
     for bench in MAX_GEN_TOKS:
         if bench in task:
             return bench
+    raise ValueError(f"not a demo task: {task}")
+
+
+def family_of(task: str) -> str:
+    """``prompt`` / ``option_order`` / ``non_greedy`` for a demo task name."""
+    for family in ("prompt", "option_order", "non_greedy"):
+        if task.startswith((f"{family}_", f"score_{family}_")):
+            return family
     raise ValueError(f"not a demo task: {task}")
 
 
@@ -99,6 +113,7 @@ def run_harness(
     progress: Progress | None = None,
     threads: int | None = None,
     before_wave: Callable[[], None] | None = None,
+    prompt_budget: int | None = PROMPT_BUDGET,
 ) -> Path:
     """Run the demo's SCORE tasks through lm-eval in one process (the model is loaded once for
     all tasks) and save results + samples as ``lm_eval --output_path --log_samples`` does.
@@ -109,6 +124,8 @@ def run_harness(
     total)`` is called with the stages of :data:`PROGRESS_STAGES`: ``model`` (0 then 1),
     ``answers`` (answers generated so far of ``total``: as they end for the demo's engine, per
     batch for lm-eval's hf model, at the end for others) and ``scoring`` (0 then 1).
+    ``prompt_budget`` B runs the prompt family's tasks on a budget of B of the 10 templates per
+    question, seeded with ``seed`` (None or >= 10: all ten).
     Returns the folder holding ``<model>/results_*.json`` and ``samples_*.jsonl``.
     """
     import lm_eval
@@ -123,7 +140,8 @@ def run_harness(
     for bench, default_toks in MAX_GEN_TOKS.items():
         group = {t: data[DEMO_TASKS[t]] for t in chosen if benchmark_of(t) == bench}
         if group:
-            write_local_tasks(task_dir, group, max_gen_toks=max_gen_toks or default_toks)
+            budgets = {t: (prompt_budget, seed) for t in group if prompt_budget is not None and family_of(t) == "prompt"}
+            write_local_tasks(task_dir, group, max_gen_toks=max_gen_toks or default_toks, budgets=budgets)
     report("model", 0, 1)
     if threads is not None:
         import torch
@@ -245,25 +263,43 @@ def read_logs(lm_eval_dir: Path):
     return read_paths([lm_eval_dir])
 
 
-def robustness_report(logs, *, sample_note: str | None = None) -> tuple[Any, dict[str, Any]]:
+def robustness_report(logs, *, sample_note: str | None = None,
+                      budget_note: str | None = None) -> tuple[Any, dict[str, Any]]:
     """Build the SCORE report (object and JSON form) from the run's logs (:func:`read_logs`).
 
     The demo runs some AGIEval subsets and MATH subjects on purpose, so only those are
-    expected (:func:`planned_subsets`); ``sample_note`` says what the sample is instead.
+    expected (:func:`planned_subsets`); ``sample_note`` says what the sample is instead, and
+    ``budget_note`` how the prompt family was asked (both open the notes).
     """
     from scorekit.robustness.report import build_report, report_to_json
 
     report = build_report(logs, planned_subsets=planned_subsets())
+    if budget_note:
+        report.notes.insert(0, budget_note)
     if sample_note:
         report.notes.insert(0, sample_note)
     return report, report_to_json(report)
 
 
-def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normalization.yaml"):
-    """Leaderboard-style summary: accuracy above chance, 0-100, with the shipped demo config."""
-    from scorekit.aggregate.leaderboard import compute_leaderboard, shipped_config
+def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normalization.yaml", samples=None):  # noqa: ANN001
+    """Leaderboard-style summary: accuracy above chance, 0-100, with the shipped demo config.
+
+    From the results files, as ``scorekit leaderboard`` reads them; when the prompt family ran on
+    a budget (``samples``, the run's sample sets, record a design), from the samples instead: a
+    small task (MATH's subjects have 3 questions, 9 cells at 3 templates each) leaves some of the
+    10 templates unasked, whose accuracy lm-eval writes as NaN. Each per-prompt accuracy is then
+    over the questions asked it, and a template no question of a task was asked is left out of
+    the column's mean (:func:`scorekit.aggregate.prompt_intervals.raw_values`, ``summary_intervals``).
+    """
+    from scorekit.aggregate.leaderboard import AVERAGE, LeaderboardRow, compute_leaderboard, config_name as name_of, shipped_config
+    from scorekit.aggregate.prompt_intervals import raw_values, summary_intervals
     from scorekit.aggregate.results_files import load_results
 
     config = shipped_config(config_name)
+    if samples is not None and any(getattr(s, "design", None) is not None and not s.design.full for s in samples):
+        raws, found = raw_values(samples, config), summary_intervals(samples, config)
+        return config, [LeaderboardRow(model=m, scores={c: v[0] for c, v in found[m].items()},
+                                       raw={c: v for c, v in raws[m].items() if c != AVERAGE}, missing=[], sources=[],
+                                       config=name_of(config)) for m in found]
     loaded = load_results([lm_eval_dir])
     return config, compute_leaderboard(loaded.models.values(), config)
