@@ -61,25 +61,38 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     assert fams[("agieval", "prompt")]["n_questions"] == 4  # 2 questions x 2 subsets
     assert fams[("math", "prompt")]["n_questions"] == 6  # 2 x 3 subjects
     assert fams[("agieval", "prompt")]["subsets"] == ["aqua_rat", "sat_math"]
+    # the prompt family on a budget: each question under 3 of the 10 templates, its row estimates
+    # of the full run (the report says so); option order and non-greedy in full
+    for bench in ("mmlu_pro", "agieval", "math"):
+        prompt = fams[(bench, "prompt")]
+        assert prompt["estimated"] is True and prompt["design"] == {"variants": 10, "per_question": 3, "seed": 1234}
+        assert prompt["n_records"] == 3 * prompt["n_questions"]
+        assert not fams[(bench, "non_greedy")]["estimated"]
+    assert fams[("mmlu_pro", "option_order")]["n_records"] == 2 * 4 and not fams[("mmlu_pro", "option_order")]["estimated"]
     assert report["models"][0]["model"] == "dummy"
     assert report["notes"][0].startswith("Sample of questions per benchmark: MMLU-Pro 2; AGIEval 4 (aqua rat, sat math)")
     assert "real test questions" in report["notes"][0] and "NOTICE.md" in report["notes"][0]
+    assert report["notes"][1].startswith("Prompt family on a budget: 3 of SCORE's 10 templates per question (seed 1234")
+    assert "prompt, 3 of 10" in printed.out and "Prompt family on a budget: 3 of SCORE's 10" in printed.err
 
     summary = json.loads((out / "summary.json").read_text())
     assert summary["models"][0]["scores"]["Average"] == 0.0
     assert set(summary["models"][0]["scores"]) == {"MMLU-Pro", "AGIEval", "MATH", "Average"}
     _check_summary_intervals(out, summary)
     # every answer wrong: no bootstrap draw differs, so each part is taken at its Wilson bounds
-    # (MATH, chance 0: 6 questions, 2 per subject, upper bound of 0 of 2 right)
+    # (MATH, chance 0: 2 questions per subject, 3 templates each, so each subject asks 6 of the
+    # 10 templates once; the 4 it did not ask are left out of the mean, not counted as wrong)
     from scorekit.metrics.intervals import wilson_interval
 
-    assert summary["models"][0]["scores_ci_high"]["MATH"] == pytest.approx(wilson_interval(0, 2)[1] * 100)  # chance 0
+    assert summary["models"][0]["scores_ci_high"]["MATH"] == pytest.approx(wilson_interval(0, 1)[1] * 100)  # chance 0
 
     page = (out / "report.html").read_text()
     pngs = assert_self_contained(page)
     assert len(pngs) == 2  # per prompt and per position; no CR is defined, so no CR plot
     assert "<h2>Leaderboard-style summary</h2>" in page and "Sample of questions per benchmark" in page
     assert "Up to 24 tokens per multiple-choice answer and 32 per MATH answer" in page
+    assert "Prompt family on a budget: 3 of SCORE&#x27;s 10 templates per question" in page or \
+        "Prompt family on a budget: 3 of SCORE's 10 templates per question" in page
     assert sorted(p.name for p in out.iterdir()) == [
         ".scorekit-demo", "data", "harness.log", "lm_eval", "report.html", "report.json", "summary.json", "tasks"]
     results = list((out / "lm_eval").rglob("results_*.json"))
@@ -146,9 +159,11 @@ def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
     report = json.loads((out / "report.json").read_text())
     fams = _families(report)
     answers = sum(fam["n_records"] for fam in fams.values())
-    assert answers == 19 + 39 + 45  # MMLU-Pro 10 + 4 + 5; AGIEval (10 + 5 + 5) + (10 + 4 + 5); MATH 3 x (10 + 5)
+    # the prompt family on its budget of 3 templates per question, the others in full:
+    # MMLU-Pro 3 + 4 + 5; AGIEval (3 + 5 + 5) + (3 + 4 + 5); MATH 3 x (3 + 5)
+    assert answers == 12 + 25 + 24
     assert f"{answers}/{answers}" in err and "warn" not in err.lower()
-    assert fams[("mmlu_pro", "prompt")]["n_records"] == 10
+    assert fams[("mmlu_pro", "prompt")]["n_records"] == 3
     assert fams[("mmlu_pro", "non_greedy")]["n_records"] == 5
     for fam in fams.values():
         assert 0.0 <= fam["unparsed_rate"] <= 1.0
@@ -161,7 +176,8 @@ def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
 
 def _check_summary_intervals(out, summary):
     """The summary's intervals: one per column, around the value, from a bootstrap whose estimate
-    is the summary's value (computed by the leaderboard code from the results files)."""
+    is the summary's value (computed by the leaderboard code from the results files in a full run;
+    the per-prompt accuracies over the questions asked each in a budgeted one)."""
     from scorekit.demo.pipeline import read_logs, summary_intervals
     from scorekit.aggregate.leaderboard import shipped_config
 
@@ -198,6 +214,38 @@ def test_refuses_a_non_empty_foreign_folder(tmp_path, capsys):
 def test_bad_arguments_exit_2(capsys):
     assert main(["demo", "--model", "dummy", "--questions", "0"]) == 2
     assert "--questions" in capsys.readouterr().err
+    assert main(["demo", "--model", "dummy", "--prompt-budget", "1"]) == 2
+    assert "--prompt-budget must be at least 2" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_demo_prompt_budget_10_asks_every_template(tmp_path, capfd):
+    """--prompt-budget 10 is the full prompt family: exact rows, the summary from the results files."""
+    out = tmp_path / "full"
+    assert main(["demo", "--model", "dummy", "--questions", "1", "--prompt-budget", "10", "--output-dir", str(out),
+                 "--no-plots"]) == 0
+    printed = capfd.readouterr()
+    assert "Prompt family in full: every question under all 10 of SCORE's templates." in printed.err
+    assert "of 10" not in printed.out
+    fams = _families(json.loads((out / "report.json").read_text()))
+    assert fams[("mmlu_pro", "prompt")]["n_records"] == 10 and not fams[("mmlu_pro", "prompt")]["estimated"]
+    _check_summary_intervals(out, json.loads((out / "summary.json").read_text()))
+
+
+def test_budget_is_written_into_the_prompt_tasks_only(tmp_path):
+    """The demo's local task files: the prompt family's carry metadata.budget (and the shipped
+    version), the other families none; B 10 or None writes no budget."""
+    import yaml
+
+    from scorekit.demo.local_tasks import write_local_tasks
+    from scorekit.demo.pipeline import DATA_DIR
+
+    data = {"score_prompt_robustness_mmlu_pro": DATA_DIR / "mmlu_pro.jsonl",
+            "score_option_order_robustness_mmlu_pro": DATA_DIR / "mmlu_pro.jsonl"}
+    write_local_tasks(tmp_path, data, budgets={"score_prompt_robustness_mmlu_pro": (3, 7)})
+    prompt = yaml.safe_load((tmp_path / "score_prompt_robustness_mmlu_pro.yaml").read_text())
+    assert prompt["metadata"] == {"version": 2.0, "budget": {"per_question": 3, "seed": 7}}
+    assert "metadata" not in yaml.safe_load((tmp_path / "score_option_order_robustness_mmlu_pro.yaml").read_text())
 
 
 def test_default_model_is_found_in_the_installed_package():

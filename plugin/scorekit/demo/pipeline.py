@@ -292,7 +292,7 @@ def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normali
     the column's mean (:func:`scorekit.aggregate.prompt_intervals.raw_values`, ``summary_intervals``).
     """
     from scorekit.aggregate.leaderboard import AVERAGE, LeaderboardRow, compute_leaderboard, config_name as name_of, shipped_config
-    from scorekit.aggregate.prompt_intervals import raw_values, summary_intervals
+    from scorekit.aggregate.prompt_intervals import raw_values
     from scorekit.aggregate.results_files import load_results
 
     config = shipped_config(config_name)
