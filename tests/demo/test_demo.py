@@ -8,7 +8,7 @@ import pytest
 
 from scorekit.cli import main
 from scorekit.demo import model as demo_model
-from scorekit.demo.pipeline import DEMO_TASKS, prepare_output_dir, sample_sizes
+from scorekit.demo.pipeline import DEMO_TASKS, PROMPT_BUDGET as B, prepare_output_dir, sample_sizes
 from tests.support import chromium
 from tests.support.chromium import assert_screenshot_has_content, assert_self_contained
 
@@ -51,7 +51,7 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     for fam in fams.values():
         assert fam["unparsed_rate"] == 1.0
         if fam["family"] == "prompt":  # on a budget: the model's estimates of the full run (docs/budget.md)
-            assert any(n.startswith("budgeted run (3 of 10 variants per question, seed 1234)") for n in fam["notes"])
+            assert any(n.startswith(f"budgeted run ({B} of 10 variants per question, seed 1234)") for n in fam["notes"])
             # estimates need 10 questions (the demo's sample; --questions 2 gives fewer): said, not guessed
             assert fam["accuracy"] is None and any("estimates need at least 10" in n for n in fam["notes"])
             continue
@@ -66,27 +66,27 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     assert fams[("agieval", "prompt")]["n_questions"] == 4  # 2 questions x 2 subsets
     assert fams[("math", "prompt")]["n_questions"] == 6  # 2 x 3 subjects
     assert fams[("agieval", "prompt")]["subsets"] == ["aqua_rat", "sat_math"]
-    # the prompt family on a budget: each question under 3 of the 10 templates, its row estimates
+    # the prompt family on a budget: each question under B of the 10 templates, its row estimates
     # of the full run (the report says so); option order and non-greedy in full
     for bench in ("mmlu_pro", "agieval", "math"):
         prompt = fams[(bench, "prompt")]
-        assert prompt["estimated"] is True and prompt["design"] == {"variants": 10, "per_question": 3, "seed": 1234}
-        assert prompt["n_records"] == 3 * prompt["n_questions"]
+        assert prompt["estimated"] is True and prompt["design"] == {"variants": 10, "per_question": B, "seed": 1234}
+        assert prompt["n_records"] == B * prompt["n_questions"]
         assert not fams[(bench, "non_greedy")]["estimated"]
     assert fams[("mmlu_pro", "option_order")]["n_records"] == 2 * 4 and not fams[("mmlu_pro", "option_order")]["estimated"]
     assert report["models"][0]["model"] == "dummy"
     assert report["notes"][0].startswith("Sample of questions per benchmark: MMLU-Pro 2; AGIEval 4 (aqua rat, sat math)")
     assert "real test questions" in report["notes"][0] and "NOTICE.md" in report["notes"][0]
-    assert report["notes"][1].startswith("Prompt family on a budget: 3 of SCORE's 10 templates per question (seed 1234")
-    assert "prompt, 3 of 10" in printed.out and "Prompt family on a budget: 3 of SCORE's 10" in printed.err
+    assert report["notes"][1].startswith(f"Prompt family on a budget: {B} of SCORE's 10 templates per question (seed 1234")
+    assert f"prompt, {B} of 10" in printed.out and f"Prompt family on a budget: {B} of SCORE's 10" in printed.err
 
     summary = json.loads((out / "summary.json").read_text())
     assert summary["models"][0]["scores"]["Average"] == 0.0
     assert set(summary["models"][0]["scores"]) == {"MMLU-Pro", "AGIEval", "MATH", "Average"}
     _check_summary_intervals(out, summary)
     # every answer wrong: no bootstrap draw differs, so each part is taken at its Wilson bounds
-    # (MATH, chance 0: 2 questions per subject, 3 templates each, so each subject asks 6 of the
-    # 10 templates once; the 4 it did not ask are left out of the mean, not counted as wrong)
+    # (MATH, chance 0: 2 questions per subject, B templates each, so each subject asks 2B of the
+    # 10 templates once; those it did not ask are left out of the mean, not counted as wrong)
     from scorekit.metrics.intervals import wilson_interval
 
     assert summary["models"][0]["scores_ci_high"]["MATH"] == pytest.approx(wilson_interval(0, 1)[1] * 100)  # chance 0
@@ -96,8 +96,8 @@ def test_demo_on_dummy_model_writes_one_report_quietly(tmp_path, capfd):
     assert len(pngs) == 2  # per prompt and per position; no CR is defined, so no CR plot
     assert "<h2>Leaderboard-style summary</h2>" in page and "Sample of questions per benchmark" in page
     assert "Up to 24 tokens per multiple-choice answer and 32 per MATH answer" in page
-    assert "Prompt family on a budget: 3 of SCORE&#x27;s 10 templates per question" in page or \
-        "Prompt family on a budget: 3 of SCORE's 10 templates per question" in page
+    assert f"Prompt family on a budget: {B} of SCORE&#x27;s 10 templates per question" in page or \
+        f"Prompt family on a budget: {B} of SCORE's 10 templates per question" in page
     assert sorted(p.name for p in out.iterdir()) == [
         ".scorekit-demo", "data", "harness.log", "lm_eval", "report.html", "report.json", "summary.json", "tasks"]
     results = list((out / "lm_eval").rglob("results_*.json"))
@@ -164,11 +164,11 @@ def test_demo_on_tiny_transformer(tmp_path, tiny_hf_model, capfd):
     report = json.loads((out / "report.json").read_text())
     fams = _families(report)
     answers = sum(fam["n_records"] for fam in fams.values())
-    # the prompt family on its budget of 3 templates per question, the others in full:
-    # MMLU-Pro 3 + 4 + 5; AGIEval (3 + 5 + 5) + (3 + 4 + 5); MATH 3 x (3 + 5)
-    assert answers == 12 + 25 + 24
+    # the prompt family on its budget of B templates per question, the others in full:
+    # MMLU-Pro B + 4 + 5; AGIEval (B + 5 + 5) + (B + 4 + 5); MATH 3 x (B + 5)
+    assert answers == (B + 9) + (2 * B + 19) + 3 * (B + 5)
     assert f"{answers}/{answers}" in err and "warn" not in err.lower()
-    assert fams[("mmlu_pro", "prompt")]["n_records"] == 3
+    assert fams[("mmlu_pro", "prompt")]["n_records"] == B
     assert fams[("mmlu_pro", "non_greedy")]["n_records"] == 5
     for fam in fams.values():
         assert 0.0 <= fam["unparsed_rate"] <= 1.0

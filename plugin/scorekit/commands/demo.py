@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-gen-toks", type=int, default=None,
                    help="tokens per answer for every benchmark (default: 24 multiple choice, 32 MATH)")
     p.add_argument("--prompt-budget", type=int, default=None,
-                   help="templates per question in the prompt family, of SCORE's 10 (default: 3, the rows then "
+                   help="templates per question in the prompt family, of SCORE's 10 (default: 2, the rows then "
                         "estimates of the full run with intervals; 10 asks all ten)")
     p.add_argument("--batch-size", default="128", help="lm-eval batch size (default: 128)")
     p.add_argument("--threads", type=int, default=None,
