@@ -5,8 +5,9 @@ prompts as a prefix tree, one forward pass per group of a tree level's runs whos
 within ``pass_spread`` of the group's longest; every run is padded to that longest, and a padded
 place costs a real token's work in every linear layer.
 
-1. **Work** (counted, the same on any machine): the demo's 535 rows (planned by lm-eval as
-   ``scorekit demo`` plans them, nothing generated), in waves of 128 in prompt order (the
+1. **Work** (counted, the same on any machine): the demo's rows (planned by lm-eval as
+   ``scorekit demo`` plans them, nothing generated: 295 with its prompt budget of 2 of 10
+   templates, 535 before it), in waves of 128 in prompt order (the
    engine's first waves; later ones depend on when rows end): prompt tokens, tokens read after
    sharing, token places of the passes (with padding) and passes, for the engine's spread
    (:attr:`SharedPrefixHFLM.pass_spread`, 4/3) and a tighter one (``--spread``, default 16/15).
