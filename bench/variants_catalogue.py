@@ -7,14 +7,18 @@ line; what is written is built as lm-eval builds it and checked independently
 the continuation scored correct names the gold).
 
     python bench/variants_catalogue.py [--tasks REGEX] [--every N | --sample SIZE --seed SEED]
-        [--stop-after SECONDS] [--out OUT.jsonl]
+        [--part K/N] [--stop-after SECONDS] [--out OUT.jsonl]
+    python bench/variants_catalogue.py --summarise OUT.jsonl [OUT.jsonl ...] [--sample SIZE --seed SEED]
 
 ``--every N`` takes every N-th task; ``--sample SIZE --seed SEED`` a simple random sample of SIZE
 of them (``random.Random(SEED).sample`` over the names in sorted order, done in that sample's
 order, so that with ``--stop-after SECONDS`` the tasks done in time are a simple random sample
 too), and then also prints, for every count, its estimate over all the tasks matched (count /
 tasks done x tasks matched) with a 95% Wilson interval (no finite-population correction, so the
-intervals are slightly wide). Prints, per mode, the counts (written and moving; refused; and the two that must be 0: written but not moving or not scoring the gold,
+intervals are slightly wide). ``--part K/N`` does the K-th of N interleaved parts of the chosen
+tasks (tasks at positions K-1, K-1+N, ...), so that N processes share the work, each a simple
+random sample of the sample too; ``--summarise`` prints the counts of the parts' outcome files
+together. Prints, per mode, the counts (written and moving; refused; and the two that must be 0: written but not moving or not scoring the gold,
 and crashes or answers of more than one line), the refusals by reason, and the folders without
 rows; every task's outcome goes to OUT.jsonl as it is decided. Under lm-eval 0.4.13 a task takes
 about 0.35 s of CPU per mode (two builds of the task: scorekit's check, then this one's).
@@ -78,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stop-after", type=float, help="take no new task after this many seconds (wall); the "
                         "counts are over the tasks done (with --sample: the first ones of the sample's random order)")
     parser.add_argument("--out", help="write every task's outcome here (JSON lines)")
+    parser.add_argument("--part", help="K/N: the K-th of N interleaved parts of the tasks chosen")
+    parser.add_argument("--summarise", nargs="+", metavar="OUT.jsonl", help="print the counts of these outcome files")
     args = parser.parse_args(argv)
 
     import datasets
@@ -105,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         tasks = {n: tasks[n] for n in random.Random(args.seed).sample(sorted(tasks), min(args.sample, population))}
     else:
         tasks = dict(list(tasks.items())[:: args.every])
+    if args.summarise:
+        records = [json.loads(line) for f in args.summarise for line in Path(f).read_text(encoding="utf-8").splitlines()]
+        return summarise(records, population, args)
+    if args.part:
+        k, n = (int(x) for x in args.part.split("/"))
+        tasks = dict(list(tasks.items())[k - 1 :: n])
     work = Path(tempfile.mkdtemp(prefix="variants_catalogue_"))
     local_dir, plain_dir = work / "local", work / "plain"
     local_dir.mkdir()
@@ -120,15 +132,11 @@ def main(argv: list[str] | None = None) -> int:
             plan[name] = (write_local(local_dir, name, entry.yaml_path, data, cfg, fixture.extra), local_dir,
                           [fixture.gold(r) for r in data])
     sink = open(args.out, "w", encoding="utf-8") if args.out else None
-    counts: dict[str, Counter[str]] = defaultdict(Counter)
-    reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    bad: list[str] = []
-    done = 0
+    records: list[dict] = []
     for i, (name, (local, include, golds)) in enumerate(plan.items()):
         if args.stop_after is not None and time.time() - started > args.stop_after:
             print(f"stopped after {i} of {len(plan)} tasks (--stop-after {args.stop_after:.0f} s)", file=sys.stderr, flush=True)
             break
-        done = i + 1
         data = "rows" if golds is not None else "no rows"
         for mode, flags in MODES.items():
             out = work / "out" / f"{i}{len(flags)}"
@@ -140,30 +148,41 @@ def main(argv: list[str] | None = None) -> int:
                 kind = "written, unchecked" if golds is None else "written, moves" if problem is None else "written, WRONG"
                 record.update(outcome=kind, problem=problem)
             elif rc == 2 and len(errors) == 1 and errors[0].startswith("scorekit: error: "):
-                kind = "refused"
-                reasons[f"{mode}, {data}"][reason(errors[0])] += 1
-                record.update(outcome=kind, error=errors[0])
+                record.update(outcome="refused", error=errors[0])
             else:
-                kind = "CRASH or not one line"
-                record.update(outcome=kind, rc=str(rc), stderr=err[-500:])
-            counts[mode][f"{data}: {kind}"] += 1
-            if "WRONG" in kind or "CRASH" in kind:
-                bad.append(json.dumps(record, ensure_ascii=False))
-                print("BAD", bad[-1], file=sys.stderr, flush=True)
+                record.update(outcome="CRASH or not one line", rc=str(rc), stderr=err[-500:])
+            records.append(record)
+            if "WRONG" in record["outcome"] or "CRASH" in record["outcome"]:
+                print("BAD", json.dumps(record, ensure_ascii=False), file=sys.stderr, flush=True)
             if sink:
                 sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                 sink.flush()
         if (i + 1) % 250 == 0:
             print(f"... {i + 1}/{len(plan)} {time.process_time() - cpu:.0f} s CPU", file=sys.stderr, flush=True)
-    plan = dict(list(plan.items())[:done])
-    rendered = {folder_of[n] for n, (_, _, g) in plan.items() if g is not None}
-    print(f"lm-eval {lm_eval.__version__}: {len(plan)} multiple-choice tasks ({sum(g is not None for _, _, g in plan.values())} "
-          f"on local rows, in {len(rendered)} of {len(set(folder_of.values()))} folders); "
-          f"{time.process_time() - cpu:.0f} s CPU, {time.time() - started:.0f} s wall, on {cpu_model()} ({os.cpu_count()} cores)")
+    print(f"lm-eval {lm_eval.__version__}: {time.process_time() - cpu:.0f} s CPU, {time.time() - started:.0f} s wall, "
+          f"on {cpu_model()} ({os.cpu_count()} cores)")
+    return summarise(records, population, args)
+
+
+def summarise(records: list[dict], population: int, args: argparse.Namespace) -> int:
+    """Print the counts of ``records`` (one per task and mode); 1 when any is wrong or crashed."""
+    tasks = {r["task"]: r for r in records}
+    rendered = {r["folder"] for r in tasks.values() if r["data"] == "rows"}
+    print(f"{len(tasks)} multiple-choice tasks ({sum(r['data'] == 'rows' for r in tasks.values())} on local rows, "
+          f"in {len(rendered)} of {len({r['folder'] for r in tasks.values()})} folders)")
     if args.sample is not None:
-        print(f"simple random sample: {len(plan)} of {population} tasks (seed {args.seed}); estimates over the "
-              f"{population}: count / {len(plan)} x {population}, 95% Wilson interval")
-    print(f"folders without rows: {sorted(set(folder_of.values()) - rendered)}")
+        print(f"simple random sample: {len(tasks)} of {population} tasks (seed {args.seed}); estimates over the "
+              f"{population}: count / {len(tasks)} x {population}, 95% Wilson interval")
+    print(f"folders without rows: {sorted({r['folder'] for r in tasks.values()} - rendered)}")
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    bad = []
+    for r in records:
+        counts[r["mode"]][f"{r['data']}: {r['outcome']}"] += 1
+        if r["outcome"] == "refused":
+            reasons[f"{r['mode']}, {r['data']}"][reason(r["error"])] += 1
+        elif "WRONG" in r["outcome"] or "CRASH" in r["outcome"]:
+            bad.append(json.dumps(r, ensure_ascii=False))
     for mode in MODES:
         print(f"{mode}:")
         totals = Counter({key: n for key, n in counts[mode].items()})
@@ -173,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.sample is None:
                 print(f"  {key}: {n}")
             elif n or key.startswith("all: "):
-                low, high = wilson(n, len(plan))
-                print(f"  {key}: {n} of {len(plan)}; estimate {n / len(plan) * population:.0f} of {population} "
+                low, high = wilson(n, len(tasks))
+                print(f"  {key}: {n} of {len(tasks)}; estimate {n / len(tasks) * population:.0f} of {population} "
                       f"[{low * population:.0f}, {high * population:.0f}]")
     for key, by in sorted(reasons.items()):
         print(f"refusals ({key}):")
@@ -182,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {n:5d}  {text}")
     for line in bad[:40]:
         print("BAD", line)
+    return 1 if bad else 0
     return 1 if bad else 0
 
 

@@ -798,10 +798,10 @@ ROWS: list[Rows] = [
                                    {"review": "Kjedelig og altfor lang.", "sentiment": 0}), lambda r: None),
     Rows("noreval", r"norcommonsenseqa_\w+", tuple(
         {"id": f"n{i}", "question": q, "choices": {"label": list("ABCDE"), "text": o + ["ingen"]}, "answer": L[a], "curated": True}
-        for i, (q, o, a) in enumerate(Q4)), lambda r: None),
+        for i, (q, o, a) in enumerate(Q4)), lambda r: r["choices"]["text"][r["choices"]["label"].index(r["answer"])]),
     Rows("noreval", r"nortruthfulqa_mc_\w+", TRUTHFULQA_ROWS, lambda r: r["mc1_targets"]["choices"][0]),
     Rows("noreval", r"noropenbookqa_\w+", tuple({**r, "fact": "The sun is a star.", "answer": r["answerKey"]} for r in OPENBOOKQA_ROWS),
-         lambda r: None),
+         lambda r: r["choices"]["text"][r["choices"]["label"].index(r["answer"])]),
     Rows("okapi", r"m_mmlu_\w+", tuple({"id": f"m{i}", "instruction": q, "option_a": o[0], "option_b": o[1], "option_c": o[2],
                                         "option_d": o[3], "answer": L[a]} for i, (q, o, a) in enumerate(Q4)),
          lambda r: r[f"option_{r['answer'].lower()}"]),
