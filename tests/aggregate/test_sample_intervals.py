@@ -93,9 +93,17 @@ def test_without_samples_one_line_per_model_and_kind_and_every_line_with_v(tmp_p
 
 @pytest.mark.slow
 def test_demo_output_gets_the_intervals_the_demo_printed(tmp_path, capsys):
-    """The issue's case: `leaderboard --config score_demo_normalization` on the demo's folder."""
+    """The issue's case: `leaderboard --config score_demo_normalization` on the demo's folder, asked
+    in full (--prompt-budget 10). A budgeted demo's folder is refused in one line: lm-eval writes
+    NaN for a template no question of a small subject was asked (docs/demo.md)."""
+    budgeted = tmp_path / "budgeted"
+    assert main(["demo", "--model", "dummy", "--questions", "2", "-o", str(budgeted), "--no-plots"]) == 0
+    capsys.readouterr()
+    assert main(["leaderboard", str(budgeted), "--config", "score_demo_normalization", "--format", "json"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"scorekit: error: {budgeted}") and "value is NaN" in line
     out = tmp_path / "demo"
-    assert main(["demo", "--model", "dummy", "--questions", "2", "-o", str(out), "--no-plots"]) == 0
+    assert main(["demo", "--model", "dummy", "--questions", "2", "--prompt-budget", "10", "-o", str(out), "--no-plots"]) == 0
     capsys.readouterr()
     (printed,) = json.loads((out / "summary.json").read_text())["models"]
     model, err = _leaderboard(capsys, out, "--config", "score_demo_normalization")

@@ -256,6 +256,24 @@ def test_consistency_rate_is_the_mean_of_the_asked_shares():
     assert est.consistency_rate.value == pytest.approx(np.mean([1 / 3] * 6 + [1] * 6))
 
 
+@pytest.mark.parametrize("budgeted", [True, False])
+def test_consistency_rate_without_two_parsed_answers_is_undefined_not_0(budgeted):
+    """No question has two parsed answers (a model that never names a choice): the CR is NaN with
+    a warning, as consistency_rate says; one question with a parsed pair makes it defined again."""
+    y = np.zeros((12, 4))
+    if budgeted:
+        y[:, 2:] = np.nan
+    asked = int((~np.isnan(y)).sum(axis=1)[0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = estimate_robustness(y, agree=[0] * 12, parsed=[0] * 12, draws=50)
+    assert math.isnan(est.consistency_rate.value) and est.to_json()["consistency_rate"] is None
+    assert any("undefined, not 0" in str(w.message) for w in caught)
+    assert est.accuracy.value < 0.01  # the other numbers stay (a budgeted one is a posterior mean, near 0)
+    defined = estimate_robustness(y, agree=[1] + [0] * 11, parsed=[asked] + [0] * 11, draws=50)
+    assert defined.consistency_rate.value > 0
+
+
 def test_bad_matrices_are_refused():
     with pytest.raises(BudgetError, match="question 1, variant 2: correctness must be 0, 1 or NaN"):
         estimate_robustness([[1, 0, 1], [1, 0, 0.5]])

@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -323,12 +323,15 @@ def _mean_products(p: np.ndarray, order: int) -> np.ndarray:
 
 
 def estimate_robustness(correct: Any, *, agree: Any = None, weights: Any = None, confidence: float = 0.95,
-                        draws: int = DRAWS, seed: int = 0) -> RobustnessEstimates:
+                        draws: int = DRAWS, seed: int = 0, parsed: Any = None) -> RobustnessEstimates:
     """Robustness estimates of one family from its (N, V) correctness matrix (module docstring).
 
     ``correct``: 1/0 (or True/False) where question q was asked variant v, NaN where not.
     ``agree``: per question, the agreeing pairs among its asked answers
     (:func:`scorekit.metrics.consistency_counts` over them), or None (no consistency rate).
+    ``parsed``: per question, how many of its asked answers parsed (default: all); when no
+    question has two, the consistency rate is undefined (NaN with a ``RuntimeWarning``), as
+    :func:`scorekit.metrics.consistency_rate` says, not 0.
     ``weights``: per question (macro accuracy), default equal. ``draws`` and ``seed``: the
     Monte Carlo draws of a budgeted run (a fixed seed gives the same numbers on a given numpy).
 
@@ -345,6 +348,11 @@ def estimate_robustness(correct: Any, *, agree: Any = None, weights: Any = None,
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     y, observed, a, w = _check_inputs(correct, agree, weights)
     n, v = y.shape
+    if a is not None and parsed is not None and not (np.asarray(parsed) >= 2).any():
+        warnings.warn("consistency rate: no question has two parsed answers; the rate is undefined, not 0", RuntimeWarning,
+                      stacklevel=2)
+        return replace(estimate_robustness(correct, agree=None, weights=weights, confidence=confidence,
+                                                       draws=draws, seed=seed), consistency_rate=_NAN_ESTIMATE)
     if observed.all():
         return _exact(y, a, w, confidence)
     asked = observed.sum(axis=1)
