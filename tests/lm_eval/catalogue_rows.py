@@ -531,10 +531,14 @@ ROWS: list[Rows] = [
          lambda r: r["candidates"][r["answer"]]),
     Rows("eus_trivia", r"eus_trivia", EUS_ROWS, lambda r: r["candidates"][r["answer"]]),
     # EVALITA-LLM (Italian): prompts 1-2 word answers, 3-4 lettered, 5-6 sentences as choices
-    Rows("evalita_llm", r"evalita-mp_hs_prompt-[1-4]", tuple(
+    Rows("evalita_llm", r"evalita-mp_hs_prompt-[1-3]", tuple(
         {"full_text": t, "hs": h, "stereotype": 0, "id": i}
         for i, (t, h) in enumerate([("Gli stranieri rubano il lavoro, cacciateli tutti!", 1),
                                     ("Oggi piove a Roma e il traffico è intenso.", 0)])), lambda r: ["Falso", "Vero"][r["hs"]]),
+    Rows("evalita_llm", r"evalita-mp_hs_prompt-4", tuple(  # shows "A: Sì / B: No", not Vero/Falso
+        {"full_text": t, "hs": h, "stereotype": 0, "id": i}
+        for i, (t, h) in enumerate([("Gli stranieri rubano il lavoro, cacciateli tutti!", 1),
+                                    ("Oggi piove a Roma e il traffico è intenso.", 0)])), lambda r: ["No", "Sì"][r["hs"]]),
     Rows("evalita_llm", r"evalita-mp_hs_prompt-[56]", tuple(
         {"full_text": t, "hs": h, "stereotype": 0, "id": i}
         for i, (t, h) in enumerate([("Gli stranieri rubano il lavoro, cacciateli tutti!", 1),
