@@ -229,3 +229,18 @@ def test_local_paths_are_named_by_their_last_folders(tmp_path, capsys):
         assert main(["compare", str(a), str(b), *bad]) == 2
         err = capsys.readouterr().err
         assert err.startswith("scorekit: error: --label") and err.count("\n") == 1
+
+
+def test_a_budgeted_run_with_an_undefined_cr_compares_nothing(tmp_path, capsys):
+    """The demo's default, the prompt family on a budget (2 of 10), on the dummy model: the
+    budgeted CR is undefined too (was 0.0 against 0.0), so it is missing with the reason."""
+    demo = tmp_path / "demo"
+    assert main(["demo", "--model", "dummy", "--no-plots", "-o", str(demo)]) == 0
+    (run,) = {p.parent for p in (demo / "lm_eval").rglob("samples_*.jsonl")}
+    other = tmp_path / "other"
+    shutil.copytree(run, other)
+    capsys.readouterr()
+    doc = _json(capsys, ["compare", str(run), str(other)])
+    (c,) = [c for c in doc["comparisons"] if (c["task"], c["metric"]) == ("score_prompt_robustness_mmlu_pro", "consistency_rate")]
+    assert c["a_value"] is None and c["b_value"] is None and c["difference"] is None and c["p_value"] is None
+    assert UNDEFINED in c["note"]

@@ -1,6 +1,7 @@
 """Runs of the SCORE tasks that every test of "undefined is never 0" shares (built once a session):
 
-- ``dummy``: ``scorekit demo --model dummy`` on its 10 bundled questions per benchmark, i.e. the
+- ``dummy``: ``scorekit demo --model dummy --prompt-budget 10`` (every template asked: the full
+  SCORE run) on its 10 bundled questions per benchmark, i.e. the
   real lm-eval ``dummy`` model, which answers "lol" to everything: no answer parses, so every
   consistency rate is undefined and every accuracy is 0;
 - ``scripted``: the same task files and data (the demo's own ``tasks/`` and ``data/``) run by
@@ -30,7 +31,7 @@ def dummy_runs(tmp_path_factory) -> dict[str, Path]:
 
         root = tmp_path_factory.mktemp("dummy_runs")
         demo = root / "demo"
-        assert main(["demo", "--model", "dummy", "--no-plots", "-o", str(demo)]) == 0
+        assert main(["demo", "--model", "dummy", "--no-plots", "--prompt-budget", "10", "-o", str(demo)]) == 0
         (dummy,) = {p.parent for p in (demo / "lm_eval").rglob("samples_*.jsonl")}
         build_logs.run_lm_eval(root / "scripted", SCRIPTED_TASKS, demo / "tasks", build_logs.scorekit_policy, "acme/smol")
         (scripted,) = {p.parent for p in (root / "scripted").rglob("samples_*.jsonl")}

@@ -56,7 +56,9 @@ def budget_metrics(sample_set: Any) -> BudgetMetrics:
         return out
     family, ids, y = sample_set.task.family, matrix.question_ids, matrix.correct
     b = design.per_question
-    out[cr_name(family)] = MetricValues("ratio", ids, np.column_stack([matrix.agree, np.full(len(ids), b * (b - 1) / 2)]))
+    parsed = np.array([sum(a is not None for a in d.values()) for d in matrix.answers], dtype=float)
+    out[cr_name(family)] = MetricValues("ratio", ids, np.column_stack([matrix.agree, np.full(len(ids), b * (b - 1) / 2),
+                                                                       parsed * (parsed - 1) / 2]))
     out["accuracy"] = MetricValues("mean", ids, np.nanmean(y, axis=1))
     for v in range(matrix.n_variants):
         asked = ~np.isnan(y[:, v])
