@@ -56,7 +56,7 @@ def budget_metrics(sample_set: Any) -> BudgetMetrics:
         return out
     family, ids, y = sample_set.task.family, matrix.question_ids, matrix.correct
     b = design.per_question
-    parsed = np.array([sum(a is not None for a in d.values()) for d in matrix.answers], dtype=float)
+    parsed = matrix.parsed()
     out[cr_name(family)] = MetricValues("ratio", ids, np.column_stack([matrix.agree, np.full(len(ids), b * (b - 1) / 2),
                                                                        parsed * (parsed - 1) / 2]))
     out["accuracy"] = MetricValues("mean", ids, np.nanmean(y, axis=1))

@@ -13,7 +13,7 @@ from scorekit.aggregate.prompt_intervals import summary_intervals  # noqa: F401 
 from scorekit.demo.local_tasks import write_local_tasks
 from scorekit.demo.model import ModelChoice
 from scorekit.errors import ScorekitError
-from scorekit.robustness.benchmarks import BENCHMARKS
+from scorekit.robustness.benchmarks import BENCHMARKS, classify_task
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -63,14 +63,6 @@ def benchmark_of(task: str) -> str:
     for bench in MAX_GEN_TOKS:
         if bench in task:
             return bench
-    raise ValueError(f"not a demo task: {task}")
-
-
-def family_of(task: str) -> str:
-    """``prompt`` / ``option_order`` / ``non_greedy`` for a demo task name."""
-    for family in ("prompt", "option_order", "non_greedy"):
-        if task.startswith((f"{family}_", f"score_{family}_")):
-            return family
     raise ValueError(f"not a demo task: {task}")
 
 
@@ -141,7 +133,7 @@ def run_harness(
     for bench, default_toks in MAX_GEN_TOKS.items():
         group = {t: data[DEMO_TASKS[t]] for t in chosen if benchmark_of(t) == bench}
         if group:
-            budgets = {t: (prompt_budget, seed) for t in group if prompt_budget is not None and family_of(t) == "prompt"}
+            budgets = {t: (prompt_budget, seed) for t in group if prompt_budget is not None and classify_task(t).family == "prompt"}
             write_local_tasks(task_dir, group, max_gen_toks=max_gen_toks or default_toks, budgets=budgets)
     report("model", 0, 1)
     if threads is not None:

@@ -120,7 +120,7 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         est = estimate_robustness(matrix.correct, agree=matrix.agree, weights=matrix.weights, confidence=confidence,
-                                  parsed=[sum(a is not None for a in d.values()) for d in matrix.answers])
+                                  parsed=matrix.parsed())
     rep.notes.extend(str(w.message) for w in caught if issubclass(w.category, RuntimeWarning))
     ci = lambda e: (e.ci_low, e.ci_high)  # noqa: E731
     keys = [_variant_key(family, v) for v in range(matrix.n_variants)]

@@ -51,6 +51,10 @@ class FamilyMatrix:
     def asked(self) -> dict[str, list[int]]:
         return {q: sorted(a) for q, a in zip(self.question_ids, self.answers)}
 
+    def parsed(self) -> np.ndarray:
+        """Per question, how many of its asked answers parsed (are not None)."""
+        return np.array([sum(a is not None for a in d.values()) for d in self.answers], dtype=float)
+
     def subset(self, keep: Sequence[str]) -> FamilyMatrix:
         """The questions of ``keep`` (in this matrix's order); weights renormalised."""
         wanted = set(keep)
