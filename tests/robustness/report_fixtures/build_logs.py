@@ -17,6 +17,7 @@ The scripted answer policies below are the ground truth the tests compare agains
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -140,19 +141,28 @@ def run_lm_eval(
     lm = ScriptedLM(generate=lambda context, gen_kwargs, doc: policy(doc))
     tm = TaskManager(include_path=[str(include_path)], include_defaults=False)
     tracker = EvaluationTracker(output_path=str(output_path))
-    results = lm_eval.simple_evaluate(
-        model=lm,
-        model_args=f"pretrained={model_name}",
-        tasks=tasks,
-        num_fewshot=num_fewshot,
-        task_manager=tm,
-        log_samples=True,
-        evaluation_tracker=tracker,
-        random_seed=seed,
-        numpy_random_seed=seed,
-        torch_random_seed=seed,
-        fewshot_random_seed=seed,
-    )
+    # SCORE's upstream metrics log one INFO line per category on every call, and lm-eval's
+    # bootstrap calls them 100,000 times: when an earlier test on this worker left lm-eval's
+    # loggers at INFO, the run took more than the 900 s timeout (lm-eval 0.5 set, 2026-11-29)
+    quiet = logging.getLogger("lm_eval.tasks.score")
+    level = quiet.level
+    quiet.setLevel(logging.WARNING)
+    try:
+        results = lm_eval.simple_evaluate(
+            model=lm,
+            model_args=f"pretrained={model_name}",
+            tasks=tasks,
+            num_fewshot=num_fewshot,
+            task_manager=tm,
+            log_samples=True,
+            evaluation_tracker=tracker,
+            random_seed=seed,
+            numpy_random_seed=seed,
+            torch_random_seed=seed,
+            fewshot_random_seed=seed,
+        )
+    finally:
+        quiet.setLevel(level)
     samples = results.pop("samples")
     tracker.save_results_aggregated(results=results, samples=samples)
     for task_name in results["configs"]:
