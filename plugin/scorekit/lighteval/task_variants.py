@@ -535,7 +535,7 @@ def write_module(out_dir: str, tasks: Sequence[str], families: Sequence[str], *,
         costs.extend(cost_lines(configs, int(budget["per_question"])))
     text = render_module(list(dict.fromkeys(tasks)), list(dict.fromkeys(families)), custom_tasks=custom_tasks,
                          permutations=permutations, templates=templates, samples=samples, n_choices=n_choices,
-                         budget=budget, n_questions=n_questions)
+                         budget=budget if n_questions else None, n_questions=n_questions)  # B >= every V: a full run
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     return write(out, {MODULE_NAME: text})[0]
