@@ -49,6 +49,9 @@ Generative multiple-choice tasks (lighteval's ``mmlu``, ``hellaswag``: the optio
 query, a letter generated and scored by exact match) get option order in the labels shape; the
 generated letter is mapped to the option it names (:func:`label_answer`).
 
+On a budget (``budget={per_question: B, seed: S}``, prompt and option order), each variant task
+keeps the rows the seeded design gives its variant (:mod:`scorekit.lighteval.task_variants_budget`).
+
 Not possible in lighteval 0.13: one task per family (one Doc per row); option order of a task
 whose prompt does not show its options from a row field (cloze tasks; options written into a
 text field); prompts x samples (``--samples`` with ``prompt``); sampling settings in a task (the
