@@ -285,3 +285,21 @@ def test_a_budget_of_v_or_more_is_the_full_run(tmp_path, lighteval_env):
             "is not less than 4, a full run") in proc.stderr
     text = (out / "robust_lighteval_tasks.py").read_text()
     assert "budget=" not in text and "n_choices={'local_budget': 4}" in text
+
+
+def test_a_full_run_of_some_variant_tasks_is_not_a_lost_design(tmp_path, lighteval_env):
+    """lighteval runs each template as its own task: a run of two of five (every question asked
+    the same two) is not a budgeted run that lost its design."""
+    tasks_file = tmp_path / "tasks.py"
+    tasks_file.write_text("from scorekit.lighteval.task_variants import robust_tasks\n"
+                          f"TASKS_TABLE = robust_tasks(['local_budget'], ['prompt'], custom_tasks={str(LOCAL_TASKS)!r}, "
+                          f"templates={TEMPLATES!r})\n")
+    out = tmp_path / "out"
+    env = {**lighteval_env, "SCOREKIT_ROBUST_CALLS": str(tmp_path / "calls.jsonl")}
+    run_lighteval(["custom", "scripted", str(MODEL), f"{TASK['prompt']}:template_0|0,{TASK['prompt']}:template_3|0",
+                   "--custom-tasks", str(tasks_file), "--output-dir", str(out), "--save-details"], env)
+    proc = scorekit("robustness", str(out), "--format", "json", env=env)
+    assert proc.returncode == 0 and "lost its design" not in proc.stderr, proc.stderr[-3000:]
+    got = family(json.loads(proc.stdout), "prompt")
+    assert got["design"] is None and got["estimated"] is False
+    assert len(asked([json.loads(x) for x in (tmp_path / "calls.jsonl").read_text().splitlines()], "prompt")) == N
