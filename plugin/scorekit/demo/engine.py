@@ -30,7 +30,6 @@ non-causal model, mixed precision or ``batch_size=auto`` goes to lm-eval's own p
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import itertools
 import os
@@ -420,32 +419,18 @@ def gguf_read_once() -> Iterator[None]:
     its tensors, and rebuilds gguf's tensor-name table for every module: 21 s of CPU for
     SmolLM2-135M, about half the demo's wait before the first answer. Inside this block
     ``gguf.GGUFReader`` and ``gguf.get_tensor_name_map`` return the first result for the same
-    arguments, and transformers' metadata-only ``load_gguf_checkpoint`` (lm-eval's config, the
-    model's config, the tokenizer: three calls, each turning every field into Python values)
-    is computed once and copied (``python bench/bench_demo.py`` measures plain and once).
-    transformers imports these names from their modules when it calls them, which is why
-    replacing them there is enough.
+    arguments (bench/demo_load.py measures both ways). transformers imports both names from
+    ``gguf`` when it calls them, which is why replacing them there is enough.
     """
     import gguf
-    import transformers.modeling_gguf_pytorch_utils as gguf_utils
 
-    saved = gguf.GGUFReader, gguf.get_tensor_name_map, gguf_utils.load_gguf_checkpoint
-    load, metadata = gguf_utils.load_gguf_checkpoint, {}
-
-    def load_once(path: Any, return_tensors: bool = False, **kwargs: Any) -> dict:
-        if return_tensors or kwargs:
-            return load(path, return_tensors=return_tensors, **kwargs)
-        if path not in metadata:
-            metadata[path] = load(path, return_tensors=False)
-        return copy.deepcopy(metadata[path])  # callers pop from what they get
-
+    saved = gguf.GGUFReader, gguf.get_tensor_name_map
     gguf.GGUFReader = functools.lru_cache(maxsize=None)(gguf.GGUFReader)
     gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(gguf.get_tensor_name_map)
-    gguf_utils.load_gguf_checkpoint = load_once
     try:
         yield
     finally:
-        gguf.GGUFReader, gguf.get_tensor_name_map, gguf_utils.load_gguf_checkpoint = saved
+        gguf.GGUFReader, gguf.get_tensor_name_map = saved
 
 
 @dataclass(frozen=True)
