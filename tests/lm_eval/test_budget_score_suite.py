@@ -38,16 +38,16 @@ def _rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _data(root: Path, *, mixed_options: bool = False) -> Path:
+def _data(root: Path, *, mixed_options: bool = False, n: int = N) -> Path:
     mmlu = _rows(DEMO / "mmlu_pro.jsonl")
-    rows = [{**mmlu[i % len(mmlu)], "question_id": 1000 + i} for i in range(N)]
+    rows = [{**mmlu[i % len(mmlu)], "question_id": 1000 + i} for i in range(n)]
     if mixed_options:  # one question with 3 options: option order has no single number of arrangements
         r = rows[5]
         keep = [o for j, o in enumerate(r["options"]) if j != (r["answer_index"] + 1) % len(r["options"])]
         rows[5] = {**r, "options": keep, "answer_index": keep.index(r["options"][r["answer_index"]])}
     aqua, sat = _rows(DEMO / "agieval_aqua_rat.jsonl"), _rows(DEMO / "agieval_sat_math.jsonl")
-    for name, data in (("mmlu_pro", rows), ("agieval_aqua_rat", [aqua[i % len(aqua)] for i in range(N)]),
-                       ("agieval_sat_math", [sat[i % len(sat)] for i in range(N)])):
+    for name, data in (("mmlu_pro", rows), ("agieval_aqua_rat", [aqua[i % len(aqua)] for i in range(n)]),
+                       ("agieval_sat_math", [sat[i % len(sat)] for i in range(n)])):
         (root / name).mkdir(parents=True, exist_ok=True)
         (root / name / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
     return root
@@ -159,6 +159,43 @@ def _truth_prompt() -> dict:
     agree = sum(sum(right(q, a) == right(q, b) for a, b in combinations(range(10), 2)) for q in range(N))
     return {"accuracy": float(np.mean(acc)), "consistency_rate": agree / (45 * N),
             "quantiles": dict(zip(("5", "25", "50", "75", "95"), np.percentile(acc, [5, 25, 50, 75, 95])))}
+
+
+def test_the_leaderboard_leaves_out_the_prompts_no_question_was_asked(written, tmp_path, capsys):
+    """4 questions asked 2 of 10 prompts each: lm-eval writes NaN for the prompts nobody was
+    asked. `scorekit leaderboard` scores the benchmark as the mean of the asked prompts (as the
+    demo's summary does), says which were left out, and bootstraps its interval from the samples.
+    It refused the folder before ("value is NaN")."""
+    from scorekit.aggregate.prompt_intervals import summary_intervals
+    from scorekit.aggregate.scorecard_config import load_scorecard_config
+    from scorekit.aggregate.threshold import threshold_score
+    from scorekit.robustness.readers import read_paths
+
+    out = tmp_path / "out"
+    proc = _lm_eval(written, ["score_prompt_robustness_mmlu_pro"], out, _data(tmp_path / "data", n=4))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (path,) = out.rglob("results_*.json")
+    res = json.loads(path.read_text())["results"]["score_prompt_robustness_mmlu_pro"]
+    values = [res[f"{v}_macro_accuracy,none"] for v in range(10)]
+    asked = [v for v in values if v == v]
+    assert 0 < len(asked) <= 8 and len(set(asked)) > 1  # NaN for 2 or more prompts; not all alike
+    config = tmp_path / "prompts.yaml"
+    config.write_text("scale: 100\nharness: lm-eval\ncategories:\n  c:\n    benchmarks:\n      MMLU-Pro:\n        metrics:\n"
+                      + "".join(f'          p{v}: {{key: {{task: score_prompt_robustness_mmlu_pro, metric: "{v}_macro_accuracy,none"}}, '
+                                "good: 1.0, num_choices: 4}\n" for v in range(10)))
+    capsys.readouterr()
+    assert main(["leaderboard", str(out), "--config", str(config), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    (model,) = json.loads(captured.out)["models"]
+    expected = sum(100 * threshold_score(v, 1.0, 0.25) for v in asked) / len(asked)
+    assert model["scores"]["MMLU-Pro"] == pytest.approx(expected, abs=1e-9)
+    assert model["scores"]["Average"] == pytest.approx(expected, abs=1e-9)
+    said = [line for line in captured.err.splitlines() if "is NaN: a budgeted run (2 variants per question)" in line]
+    assert [line.split(": ")[4] for line in said] == [f"{v}_macro_accuracy,none is NaN" for v in range(10) if values[v] != values[v]]
+    assert all(line.endswith("left out of the MMLU-Pro mean") for line in said)
+    estimate, low, high = summary_intervals(read_paths([out]).samples, load_scorecard_config(config))[model["model"]]["MMLU-Pro"]
+    assert estimate == pytest.approx(expected, abs=1e-9)
+    assert (model["scores_ci_low"]["MMLU-Pro"], model["scores_ci_high"]["MMLU-Pro"]) == (low, high)
 
 
 def test_scorekit_robustness_reports_estimates_with_intervals(logs):

@@ -132,7 +132,8 @@ def _row(m: dict, config: ScorecardConfig, notes: list[Note], absent: dict[str, 
             detail[column] = list(dict.fromkeys(what))
             raw[column] = None
         else:
-            parts = [(node["metrics"][s.name]["value"], s.weight) for s in bench.metrics if s.weight > 0]
+            parts = [(node["metrics"][s.name]["value"], s.weight) for s in bench.metrics
+                     if s.weight > 0 and node["metrics"][s.name]["value"] is not None]  # None: not asked
             raw[column] = sum(w * v for v, w in parts) / sum(w for _, w in parts)
     scores[AVERAGE], stderr[AVERAGE] = m["overall"], m["overall_stderr"]
     return LeaderboardRow(m["model"], scores, raw, list(detail), m["sources"], config_name(config), AVERAGE, detail,

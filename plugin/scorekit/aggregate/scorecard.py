@@ -12,8 +12,12 @@ config order, :func:`gather` finds the value the metric reads:
   (:func:`scorekit.aggregate.results_files.group_value`; sizes from ``n-samples``, else the
   metric's ``subtask_sizes``), with a note; its stderr is unknown. What cannot be derived is
   recorded as *absent* (a results key, or why the group value is missing).
-- **Fractions** (``fractions=True``, the leaderboard's rule): every value used must be a number
-  in [0, 1], else :class:`ScorekitError` naming the file and ``results["task"]["metric"]``.
+- **Not asked**: a NaN of a task written with ``scorekit variants --budget`` (its results
+  config holds the budget) is a variant no question of the run was asked. It is left out of
+  its benchmark's mean (whatever the missing-value policy), with a note, and listed in
+  :attr:`Inputs.unasked`.
+- **Fractions** (``fractions=True``, the leaderboard's rule): every other value used must be a
+  number in [0, 1], else :class:`ScorekitError` naming the file and ``results["task"]["metric"]``.
 - **Stderr** ``"N/A"`` (lm-eval's IFEval instruction level): computed from the run's samples
   log when there is one (:func:`scorekit.aggregate.results_files.samples_stderr`), with a note;
   otherwise a note says which interval is unknown.
@@ -50,6 +54,7 @@ NOTE_KINDS = {
     "stderr_from_samples": "{n} stderrs computed from the runs' samples logs, in {k} task(s)",
     "stderr_unknown": "no usable stderr for {n} metrics of {k} task(s)",
     "sampled_intervals": "{n} notes on intervals bootstrapped from the samples logs",
+    "unasked": "{n} metrics NaN in budgeted runs of {k} task(s) (no question asked that variant), left out of their means",
 }
 
 
@@ -103,6 +108,7 @@ class Inputs:
     newest: dict[str, Callable[[str], Any]] = field(default_factory=dict)  # key -> (run time, path)
     notes: dict[str, list[Note]] = field(default_factory=dict)  # in config order, each once
     absent: dict[str, dict[str, str]] = field(default_factory=dict)  # metric path -> what is absent
+    unasked: dict[str, set[str]] = field(default_factory=dict)  # metric paths NaN in a budgeted run
 
 
 def gather(models: Iterable[ModelResults], config: ScorecardConfig, *, fractions: bool = False) -> Inputs:
@@ -129,6 +135,12 @@ def gather(models: Iterable[ModelResults], config: ScorecardConfig, *, fractions
                 notes.append(Note("several_runs", f"{task}: several runs ({', '.join(sorted([key] + others))}); used the "
                                   f"newest, {key} from {rf.path}", task=task))
             value = tasks[key][metric]
+            if type(value) is float and math.isnan(value) and key in rf.budgets:
+                out.unasked.setdefault(mr.model, set()).add(spec.path)
+                notes.append(Note("unasked", f"{key}: {metric} is NaN: {_budget_words(rf.budgets[key])}, no question "
+                                  f"was asked this variant; left out of the {spec.benchmark} mean", task=key,
+                                  benchmark=spec.benchmark))
+                continue
             if fractions and (type(value) is not float or not 0.0 <= value <= 1.0):
                 check_fraction(value, path=rf.path, where=f'results["{key}"]["{metric}"]')
             se_key = stderr_key(metric)
@@ -145,6 +157,11 @@ def gather(models: Iterable[ModelResults], config: ScorecardConfig, *, fractions
         out.notes[mr.model] = list(dict.fromkeys(notes))
         out.absent[mr.model] = absent
     return out
+
+
+def _budget_words(budget: dict) -> str:
+    per = budget.get("per_question")
+    return f"a budgeted run ({per} variants per question)" if isinstance(per, int) else "a budgeted run"
 
 
 def _find(mr: ModelResults, tasks: dict[str, Any], keys) -> tuple[str, str, str, list[str]] | None:
@@ -190,7 +207,8 @@ def scorecard_results(models: Iterable[ModelResults], config: ScorecardConfig, *
     by_name = {m.model: m for m in models}
     inputs = gather(by_name.values(), config, fractions=fractions)
     try:
-        scored = scorecard_values(config, inputs.models, missing=missing, newest=inputs.newest)
+        scored = scorecard_values(config, inputs.models, missing=missing, newest=inputs.newest,
+                                  unasked=inputs.unasked)
     except BadValue as exc:
         model = by_name[exc.model]
         task = model.get(exc.task) if exc.task else None

@@ -25,7 +25,7 @@ value, or a node whose children all lack a score); callers keep the reason separ
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -96,20 +96,27 @@ def roll_up(scores: ArrayLike, groups: Sequence[Sequence[int]], weights: ArrayLi
             strict: bool = False) -> np.ndarray:
     """One level of the hierarchy: ``scores`` (models × children) → (models × groups).
 
-    ``groups[j]`` lists the child columns of group j; ``weights[i]`` is child i's weight.
+    ``groups[j]`` lists the child columns of group j; ``weights[i]`` is child i's weight, or
+    ``weights[m, i]`` child i's weight for model m (models × children).
     Each group score is :func:`weighted_mean` over its children (see there for NaN and
     renormalization). A group with no children has no score (NaN).
     """
     s = np.atleast_2d(np.asarray(scores, dtype=float))
-    w = np.asarray(weights, dtype=float)
-    if w.shape != (s.shape[1],):
-        raise ValueError(f"expected {s.shape[1]} weights, got shape {w.shape}")
+    w = _child_weights(weights, s)
     out = np.full((s.shape[0], len(groups)), np.nan)
     for j, children in enumerate(groups):
         idx = np.asarray(children, dtype=int)
         if idx.size:
-            out[:, j] = weighted_mean(s[:, idx], w[idx], axis=1, strict=strict)
+            out[:, j] = weighted_mean(s[:, idx], w[:, idx], axis=1, strict=strict)
     return out
+
+
+def _child_weights(weights: ArrayLike, scores: np.ndarray) -> np.ndarray:
+    """``weights`` (children,) or (models, children) as a (models, children) array."""
+    w = np.asarray(weights, dtype=float)
+    if w.shape not in ((scores.shape[1],), scores.shape):
+        raise ValueError(f"expected {scores.shape[1]} weights, got shape {w.shape}")
+    return np.broadcast_to(w, scores.shape)
 
 
 def roll_up_stderr(scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Sequence[int]],
@@ -121,14 +128,14 @@ def roll_up_stderr(scores: ArrayLike, stderrs: ArrayLike, groups: Sequence[Seque
     """
     s = np.atleast_2d(np.asarray(scores, dtype=float))
     se = np.atleast_2d(np.asarray(stderrs, dtype=float))
-    w = np.asarray(weights, dtype=float)
+    w = _child_weights(weights, s)
     out = np.full((s.shape[0], len(groups)), np.nan)
     for j, children in enumerate(groups):
         idx = np.asarray(children, dtype=int)
         if not idx.size:
             continue
-        counted = (w[idx] > 0) & ~np.isnan(s[:, idx])
-        ww = np.where(counted, w[idx], 0.0)
+        counted = (w[:, idx] > 0) & ~np.isnan(s[:, idx])
+        ww = np.where(counted, w[:, idx], 0.0)
         total = ww.sum(axis=1)
         unknown = (counted & np.isnan(se[:, idx])).any(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -145,6 +152,7 @@ MISSING_POLICIES = ("partial", "strict")
 NOT_FOUND = "not in results"
 NAN_VALUE = "value is NaN"
 NO_SCORE = "normalizer gave no score"
+NOT_ASKED = "not asked (budgeted run)"
 
 
 class BadValue(ValueError):
@@ -180,7 +188,8 @@ def lookup_value(tasks: Mapping[str, Mapping[str, Any]], keys: Sequence[tuple[st
 
 def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
                  missing: str = "partial",
-                 newest: Mapping[str, Callable[[str], Any]] | None = None) -> list[dict[str, Any]]:
+                 newest: Mapping[str, Callable[[str], Any]] | None = None,
+                 unasked: Mapping[str, Collection[str]] | None = None) -> list[dict[str, Any]]:
     """Score every model of ``models`` (``{model: {task: {metric: value}}}``) with ``config``.
 
     Metric score: ``threshold_score(value, good, bad)``, or the metric's custom normalizer,
@@ -201,6 +210,9 @@ def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str
     ``missing``. Raises :class:`BadValue` for a non-numeric value (the caller names the file)
     and :class:`NormalizerError` for a normalizer that fails or returns something outside [0, 1].
     ``newest`` maps a model to the run time of each of its keys (see :func:`lookup_value`).
+    ``unasked`` maps a model to the metric paths whose NaN is a variant its budgeted run asked
+    no question (:mod:`scorekit.aggregate.scorecard`): under either policy such a metric weighs
+    0 for that model (its benchmark is the mean of the others), and it is not listed as missing.
     Returns one dict per model, in the order of ``models`` (JSON-ready, None for no score).
     """
     if missing not in MISSING_POLICIES:
@@ -214,9 +226,14 @@ def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str
     sources: list[list[str | None]] = [[None] * m for _ in range(n)]
     raw: list[list[Any]] = [[None] * m for _ in range(n)]
     value_se = np.full((n, m), np.nan)
+    metric_w = np.tile(np.array([s.weight for s in metrics], dtype=float), (n, 1))
     for i, name in enumerate(names):
         for j, spec in enumerate(metrics):
             value, task, metric = lookup_value(models[name], spec.keys, (newest or {}).get(name))
+            if spec.path in (unasked or {}).get(name, ()):
+                reasons[i][j], metric_w[i, j] = NOT_ASKED, 0.0
+                sources[i][j] = f"{task} -> {metric}"
+                continue
             if task is None:
                 reasons[i][j] = NOT_FOUND
                 continue
@@ -253,7 +270,6 @@ def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str
     for cat in config.categories:
         bench_groups.append(list(range(start, start + len(cat.benchmarks))))
         start += len(cat.benchmarks)
-    metric_w = np.array([s.weight for s in metrics], dtype=float)
     bench_w = np.array([b.weight for b in benches], dtype=float)
     cat_w = np.array([c.weight for c in config.categories], dtype=float)
     bench_scores = roll_up(scores, metric_groups, metric_w, strict=strict)
@@ -270,8 +286,9 @@ def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str
             idx, first = metric_groups[k], bench.metrics[0]
             mean = roll_up(values, [idx], metric_w, strict=strict)[:, 0]
             bench_scores[:, k] = threshold_score(mean, first.good, first.bad) * scale
-            counted = (metric_w[idx] > 0) & ~np.isnan(values[:, idx])
-            se = roll_up(np.where(counted, np.nan_to_num(value_se[:, idx]), np.nan), [list(range(len(idx)))], metric_w[idx])[:, 0]
+            counted = (metric_w[:, idx] > 0) & ~np.isnan(values[:, idx])
+            se = roll_up(np.where(counted, np.nan_to_num(value_se[:, idx]), np.nan), [list(range(len(idx)))],
+                         metric_w[:, idx])[:, 0]
             unknown = (counted & np.isnan(value_se[:, idx])).any(axis=1) | np.isnan(mean) | (span[idx[0]] == 0)
             bench_se[:, k] = np.where(unknown, np.nan, se * scale / np.where(span[idx[0]] > 0, span[idx[0]], 1.0))
     cat_scores = roll_up(bench_scores, bench_groups, bench_w, strict=strict)
@@ -295,7 +312,7 @@ def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str
                 metric_out: dict[str, Any] = {}
                 for spec in bench.metrics:
                     reason = reasons[i][j]
-                    if reason is not None and spec.weight > 0:
+                    if reason not in (None, NOT_ASKED) and spec.weight > 0:
                         bench_missing[spec.path] = reason
                     metric_out[spec.name] = _scored(scores[i, j], score_se[i, j], scale, z, value=raw[i][j],
                                                     source=sources[i][j], missing=reason, good=spec.good,

@@ -50,7 +50,25 @@ def read_lm_eval_results(path: str, data: dict) -> ResultsFile:
     sizes = data.get("n-samples")
     sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
     return ResultsFile(path, LM_EVAL, model, ts, ts_source, tasks, n_shot,
-                       groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {})
+                       groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
+                       _budgets(data.get("configs")))
+
+
+def _budgets(configs: Any) -> dict[str, dict]:
+    """Task key -> the budget of each task written with ``scorekit variants --budget`` (each
+    question asked under some of its variants only): ``metadata.budget`` of the SCORE suite,
+    ``metadata.robust.budget`` of variants for any task."""
+    if not isinstance(configs, dict):
+        return {}
+    out = {}
+    for key, cfg in unqualified(configs).items():
+        meta = cfg.get("metadata") if isinstance(cfg, dict) else None
+        meta = meta if isinstance(meta, dict) else {}
+        robust = meta.get("robust") if isinstance(meta.get("robust"), dict) else {}
+        budget = meta.get("budget", robust.get("budget"))
+        if isinstance(budget, dict):
+            out[key] = budget
+    return out
 
 
 class LmEvalFormat(Format):

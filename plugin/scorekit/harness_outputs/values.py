@@ -43,6 +43,7 @@ class ResultsFile:
     n_shot: dict[str, Any] = field(default_factory=dict)  # as written; ints where well formed
     groups: dict[str, Any] = field(default_factory=dict)  # lm-eval group_subtasks, keys unqualified, members as written
     sizes: dict[str, Any] = field(default_factory=dict)  # lm-eval n-samples, as written
+    budgets: dict[str, dict] = field(default_factory=dict)  # task key -> a budgeted task's metadata.budget
 
 
 @dataclass
