@@ -287,9 +287,10 @@ def test_a_budget_of_v_or_more_is_the_full_run(tmp_path, lighteval_env):
     assert "budget=" not in text and "n_choices={'local_budget': 4}" in text
 
 
-def test_a_full_run_of_some_variant_tasks_is_not_a_lost_design(tmp_path, lighteval_env):
+def test_a_full_run_of_some_variant_tasks_is_not_a_lost_design(run, tmp_path, lighteval_env):
     """lighteval runs each template as its own task: a run of two of five (every question asked
-    the same two) is not a budgeted run that lost its design."""
+    the same two) is not a budgeted run that lost its design. Given with the budgeted run, its
+    two tasks have runs of two designs: not combined, one line."""
     tasks_file = tmp_path / "tasks.py"
     tasks_file.write_text("from scorekit.lighteval.task_variants import robust_tasks\n"
                           f"TASKS_TABLE = robust_tasks(['local_budget'], ['prompt'], custom_tasks={str(LOCAL_TASKS)!r}, "
@@ -303,3 +304,9 @@ def test_a_full_run_of_some_variant_tasks_is_not_a_lost_design(tmp_path, lightev
     got = family(json.loads(proc.stdout), "prompt")
     assert got["design"] is None and got["estimated"] is False
     assert len(asked([json.loads(x) for x in (tmp_path / "calls.jsonl").read_text().splitlines()], "prompt")) == N
+    both = tmp_path / "both"
+    shutil.copytree(run[2], both)
+    shutil.copytree(out / "details", both / "details", dirs_exist_ok=True)
+    line = one_line(scorekit("robustness", str(both), "--format", "json", env=env))
+    assert f"a budgeted run (2 of 5 variants, seed {SEED})" in line and "a full run" in line
+    assert "given together; they are not combined" in line

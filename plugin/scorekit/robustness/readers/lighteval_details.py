@@ -39,7 +39,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
@@ -152,6 +152,22 @@ def _same_design(s: SampleSet, design: object, seen: dict[tuple[str, str], objec
                             "different designs (or a full and a budgeted run) mixed in one family, or the design was "
                             "edited; give the details of one run", path=path)
     s.design, s.design_questions = design  # type: ignore[misc]
+
+
+def _refuse_other_designs(task: str, newest: Path, design: object, older: list[Path]) -> None:
+    """Runs of one variant task with different designs (a budgeted and a full run, or two
+    budgets) are not combined, as for lm-eval logs: the newest-wins rule would swap an estimate
+    for an exact value, or mix the variant tasks of two designs in one family."""
+    def said(d: Any) -> str:
+        return "a full run" if d[0] is None else f"a budgeted run ({d[0].per_question} of {d[0].variants} variants, " \
+            f"seed {d[0].seed})"
+
+    for path in older:
+        other = _robust_records(path)[3]
+        if other is not _NO_ROWS and design is not _NO_ROWS and other != design:
+            raise ScorekitError(f"task {task}: {said(design)} ({newest}) and {said(other)} ({path}) given together; they "
+                                "are not combined (a full run is exact, a budgeted one estimates it): give the runs of one "
+                                "design")
 
 
 def lm_eval_task_name(benchmark: str, family: Family, subset: str) -> TaskName:
@@ -320,6 +336,8 @@ class LightevalDetailsReader:
             if foreign:
                 s.notes.append(f"{p}: {foreign} row(s) without {'robustness' if robust else 'SCORE'} fields were not read")
             if superseded.get((model, task)):
+                if robust is not None:
+                    _refuse_other_designs(task, p, design, superseded[(model, task)])
                 s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
                                f"({p.name}), ignored " + listed(superseded[(model, task)]))
         out.samples.extend(sets.values())
