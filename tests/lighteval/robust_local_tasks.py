@@ -3,7 +3,8 @@
 ``arc``, a cloze task), ``local_shown`` (the same rows with the options of ``choices.text`` listed
 in the query, scored as continuations), ``local_labels`` (options written into the query, the labels " A".." D" scored, the
 shape of lighteval's ``mmlu`` with log-likelihoods) and ``local_qa`` (generation, exact match) and ``local_letters`` (the labels shape generated and
-scored by exact match, as lighteval's ``mmlu`` and ``hellaswag``)."""
+scored by exact match, as lighteval's ``mmlu`` and ``hellaswag``); ``local_budget`` (the labels shape
+on 30 rows, for the budgeted variants)."""
 
 from __future__ import annotations
 
@@ -54,4 +55,5 @@ TASKS_TABLE = [
     _config("local_shown", shown_prompt, "mc", Metrics.loglikelihood_acc),
     _config("local_qa", qa_prompt, "qa", Metrics.exact_match, generation_size=16),
     _config("local_letters", labels_prompt, "labels", Metrics.exact_match, generation_size=4),
+    _config("local_budget", labels_prompt, "budget", Metrics.loglikelihood_acc),
 ]

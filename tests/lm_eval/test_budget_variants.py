@@ -176,9 +176,9 @@ def test_lm_eval_cli_then_scorekit_robustness(written, tmp_path):
     assert all(f["estimated"] for f in fams.values())
 
 
+# --harness lighteval takes --budget: tests/lighteval/test_task_variants_budget.py
 @pytest.mark.parametrize("extra, said", [
     (["--family", "prompt", "--samples", "3"], "--samples > 1 is not supported"),
-    (["--family", "option_order", "--harness", "lighteval"], "not available with --harness lighteval"),
 ])
 def test_other_budget_refusals_are_one_line(src, tmp_path, capsys, extra, said):
     templates = ["--templates", str(src / "templates.yml")] if "prompt" in extra else []

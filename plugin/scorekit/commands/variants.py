@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return variants_score.run(args, families, budget)
     templates = _check_options(args, families, budget)
     if args.harness == "lighteval":
-        return _write_for_lighteval(args, families, templates)
+        return _write_for_lighteval(args, families, templates, budget)
     include, out_dir = _lm_eval_places(args)
     index = _task_index(include)
     files: dict[str, str] = {}
@@ -143,8 +143,6 @@ def _check_options(args: argparse.Namespace, families: list[str], budget: Any) -
     if args.show_options and "option_order" not in families:
         raise ScorekitError("--show-options is for --family option_order")
     if args.harness == "lighteval":
-        if budget is not None:
-            raise ScorekitError("--budget is not available with --harness lighteval yet: write lm-eval tasks (docs/budget.md)")
         if args.show_options:
             raise ScorekitError("--show-options is not available with --harness lighteval (see docs/variants.md, lighteval)")
     elif args.custom_tasks:
@@ -375,7 +373,7 @@ def _probe(spec, cfg: dict) -> str | None:
             datasets.enable_progress_bars()
 
 
-def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str]) -> int:
+def _write_for_lighteval(args: argparse.Namespace, families: list[str], templates: list[str], budget: Any = None) -> int:
     """``--harness lighteval``: one custom-tasks module (:mod:`scorekit.lighteval.task_variants`)."""
     from scorekit.errors import ScorekitError
 
@@ -390,8 +388,13 @@ def _write_for_lighteval(args: argparse.Namespace, families: list[str], template
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
         raise ScorekitError("exists and is not a folder", path=out_dir, where="--output-dir")
+    from scorekit.files import note
     from scorekit.lighteval.task_variants import write_module
 
+    costs: list[str] = []
     print(write_module(str(out_dir), args.tasks, families, custom_tasks=args.custom_tasks,
-                       permutations=args.permutations, templates=templates, samples=args.samples or 5))
+                       permutations=args.permutations, templates=templates, samples=args.samples or 5,
+                       budget=None if budget is None else {"per_question": budget[0], "seed": budget[1]}, costs=costs))
+    if costs:
+        note(*costs)
     return 0

@@ -49,6 +49,9 @@ Generative multiple-choice tasks (lighteval's ``mmlu``, ``hellaswag``: the optio
 query, a letter generated and scored by exact match) get option order in the labels shape; the
 generated letter is mapped to the option it names (:func:`label_answer`).
 
+On a budget (``budget={per_question: B, seed: S}``, prompt and option order), each variant task
+keeps the rows the seeded design gives its variant (:mod:`scorekit.lighteval.task_variants_budget`).
+
 Not possible in lighteval 0.13: one task per family (one Doc per row); option order of a task
 whose prompt does not show its options from a row field (cloze tasks; options written into a
 text field); prompts x samples (``--samples`` with ``prompt``); sampling settings in a task (the
@@ -184,15 +187,34 @@ class RobustPrompt:
     option-order positions beyond a question's choices give None (lighteval skips it)."""
 
     def __init__(self, inner: Any, task: str, family: str, variant: int, n_variants: int, *,
-                 permutations: str = "cyclic", template: str | None = None, samples: int = 1):
+                 permutations: str = "cyclic", template: str | None = None, samples: int = 1,
+                 budget: Mapping[str, int] | None = None):
         self.inner, self.task, self.family, self.variant = inner, task, family, variant
         self.n_variants, self.permutations, self.template, self.samples = n_variants, permutations, template, samples
+        self.budget = dict(budget) if budget else None  # {per_question, seed, questions}: budget.md, lighteval
         self.__name__ = f"robust_{family}_{getattr(inner, '__name__', 'prompt')}"  # lighteval prints it
 
     def _meta(self, index: int, **extra: Any) -> dict[str, Any]:
         base = {"question_id": str(index), "family": self.family, "variant": self.variant,
                 "n_variants": self.n_variants, "task": self.task, "order": [], "canonical": [], "gold_canonical": -1}
+        if self.budget:
+            base["design"] = {"variants": self.n_variants, "per_question": self.budget["per_question"],
+                              "seed": self.budget["seed"]}
+            base["design_questions"] = self.budget["questions"]
         return {**base, **extra}
+
+    def _asked(self, index: int, where: str) -> bool:
+        """Whether the budget's design gives this row's question this variant (always, unbudgeted)."""
+        if not self.budget:
+            return True
+        from scorekit.robustness.budget.variants import rows_by_variant
+
+        n = self.budget["questions"]
+        if index >= n:
+            raise ValueError(f"{where}: the budgeted design was made for {n} rows and the evaluation split has more: "
+                             "its data changed since scorekit variants wrote the tasks; write them again")
+        rows = rows_by_variant(n, self.n_variants, self.budget["per_question"], self.budget["seed"], self.task)
+        return index in rows[self.variant]
 
     def __call__(self, line: dict, task_name: str) -> Doc | None:
         doc = self.inner(line, task_name)
@@ -200,6 +222,8 @@ class RobustPrompt:
             return doc
         index = int(line["__index"])
         where = f"lighteval task {self.task}, row {index}"
+        if not self._asked(index, where):
+            return None  # lighteval skips the row: the design asks this question other variants
         specific = dict(doc.specific or {})
         if self.family == "option_order":
             gold = doc.gold_index
@@ -371,13 +395,18 @@ def count_choices(config: LightevalTaskConfig) -> int:
 
 
 def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutations: str = "cyclic",
-                        templates: Sequence[str] = (), samples: int = 5, n_choices: int | None = None) -> list[LightevalTaskConfig]:
+                        templates: Sequence[str] = (), samples: int = 5, n_choices: int | None = None,
+                        budget: Mapping[str, int] | None = None,
+                        n_questions: int | None = None) -> list[LightevalTaskConfig]:
     """The variant task configs of ``family`` for one lighteval task config (module docstring).
 
     ``option_order`` (log-likelihood tasks): one task per position, up to ``n_choices`` (default:
     counted from the data, :func:`count_choices`). ``prompt``: one task per template (jinja over
     the row, at least two). ``non_greedy`` (generative tasks): one task asking ``samples``
-    samples. Raises :class:`~scorekit.errors.ScorekitError` for what cannot have variants.
+    samples. ``budget`` (``{per_question: B, seed: S}``, prompt and option order): each task
+    keeps the rows the seeded design gives its variant, over the ``n_questions`` rows of the
+    split (default: counted; :mod:`scorekit.lighteval.task_variants_budget`). Raises
+    :class:`~scorekit.errors.ScorekitError` for what cannot have variants.
     """
     where = f"lighteval task {config.name}"
     if family not in ROBUST_FAMILIES:
@@ -408,11 +437,17 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
             raise ScorekitError(f"non-greedy needs at least 2 samples, got {samples}", where=where)
         variants = [(0, samples, None)]
     samples = samples if family == "non_greedy" else 1
+    if budget is not None and family == "non_greedy":
+        raise ScorekitError("--budget does not apply to the non-greedy family: its samples are drawn alike, so asking B "
+                            "of them is --samples B", where=where)
+    from scorekit.lighteval.task_variants_budget import task_budget
+
+    asked = task_budget(config, family, variants[0][1], budget, n_questions)
     out = []
     for v, n_var, tpl in variants:
         name = robust_name(family, config.name, v if family != "non_greedy" else None)
         prompt = RobustPrompt(config.prompt_function, config.name, family, v, n_var, permutations=permutations,
-                              template=tpl, samples=samples)
+                              template=tpl, samples=samples, budget=asked)
         out.append(dataclasses.replace(config, name=name, prompt_function=prompt,
                                        metrics=[*config.metrics, _metric(family, kind, samples, judge)],
                                        num_fewshots=0, original_num_docs=-1, effective_num_docs=-1))
@@ -421,9 +456,11 @@ def robust_task_configs(config: LightevalTaskConfig, family: str, *, permutation
 
 def robust_tasks(tasks: Sequence[str], families: Sequence[str], *, custom_tasks: str | None = None,
                  permutations: str = "cyclic", templates: Sequence[str] = (), samples: int = 5,
-                 n_choices: Mapping[str, int] | None = None) -> list[LightevalTaskConfig]:
+                 n_choices: Mapping[str, int] | None = None, budget: Mapping[str, int] | None = None,
+                 n_questions: Mapping[str, int] | None = None) -> list[LightevalTaskConfig]:
     """Variant task configs of every task (lighteval's registry names, plus those of the
-    ``custom_tasks`` module or file) and family: the ``TASKS_TABLE`` of a custom-tasks module."""
+    ``custom_tasks`` module or file) and family: the ``TASKS_TABLE`` of a custom-tasks module.
+    ``budget`` / ``n_questions``: :func:`robust_task_configs`'s, ``n_questions`` per task."""
     from lighteval.tasks.registry import Registry
 
     from scorekit.lighteval.offline import prepare_offline
@@ -442,7 +479,8 @@ def robust_tasks(tasks: Sequence[str], families: Sequence[str], *, custom_tasks:
                                                             " (give --custom-tasks for your own)"), where=f"task {task}")
         for family in families:
             out.extend(robust_task_configs(config, family, permutations=permutations, templates=templates,
-                                           samples=samples, n_choices=(n_choices or {}).get(task)))
+                                           samples=samples, n_choices=(n_choices or {}).get(task), budget=budget,
+                                           n_questions=(n_questions or {}).get(task)))
     return out
 
 
@@ -450,18 +488,25 @@ MODULE_NAME = "robust_lighteval_tasks.py"
 
 
 def render_module(tasks: Sequence[str], families: Sequence[str], *, custom_tasks: str | None, permutations: str,
-                  templates: Sequence[str], samples: int, n_choices: Mapping[str, int]) -> str:
+                  templates: Sequence[str], samples: int, n_choices: Mapping[str, int],
+                  budget: Mapping[str, int] | None = None, n_questions: Mapping[str, int] | None = None) -> str:
     """The text of a lighteval custom-tasks module whose ``TASKS_TABLE`` is :func:`robust_tasks`
-    with these arguments (plain literals; the number of choices is pinned so a run does not
-    count them again). It starts with ``scorekit variants``'s header line."""
+    with these arguments (plain literals; the number of choices, and on a budget the number of
+    questions the design is made over, are pinned so a run does not count them again). It
+    starts with ``scorekit variants``'s header line."""
     from scorekit.lm_eval.task_variants_yaml import HEADER
 
     first = robust_name(families[0], tasks[0], 0)
     args = (f"    {list(tasks)!r},\n    {list(families)!r},\n    custom_tasks={custom_tasks!r},\n"
             f"    permutations={permutations!r},\n    templates={list(templates)!r},\n    samples={samples!r},\n"
             f"    n_choices={dict(n_choices)!r},\n")
+    said = ""
+    if budget is not None:
+        args += f"    budget={dict(budget)!r},\n    n_questions={dict(n_questions or {})!r},\n"
+        said = (f"\n\nBudgeted: each question is asked {budget['per_question']} of its variants, by the seeded design "
+                f"(seed {budget['seed']}) over the\nrows of each task's evaluation split (see docs/budget.md, lighteval).")
     return (f'{HEADER}"""lighteval custom tasks: robustness variants of {", ".join(tasks)} '
-            f'({", ".join(families)}).\n\n'
+            f'({", ".join(families)}).{said}\n\n'
             f'    lighteval accelerate "model_name=..." "{first.split(":")[0]}|0" --custom-tasks <this file> --save-details\n'
             f'    scorekit robustness <output dir>\n\nSee docs/variants.md (lighteval).\n"""\n\n'
             "from scorekit.lighteval.task_variants import robust_tasks\n\n"
@@ -469,20 +514,31 @@ def render_module(tasks: Sequence[str], families: Sequence[str], *, custom_tasks
 
 
 def write_module(out_dir: str, tasks: Sequence[str], families: Sequence[str], *, custom_tasks: str | None = None,
-                 permutations: str = "cyclic", templates: Sequence[str] = (), samples: int = 5) -> Path:
-    """Check every task and family (building their configs, counting choices from the data),
-    then write ``out_dir/robust_lighteval_tasks.py`` (:func:`render_module`); nothing is written
-    when a check fails. An existing file is replaced only if ``scorekit variants`` wrote it."""
+                 permutations: str = "cyclic", templates: Sequence[str] = (), samples: int = 5,
+                 budget: Mapping[str, int] | None = None, costs: list[str] | None = None) -> Path:
+    """Check every task and family (building their configs, counting choices from the data; on a
+    ``budget``, ``{per_question: B, seed: S}``, counting each task's questions and checking that
+    every variant asks some), then write ``out_dir/robust_lighteval_tasks.py``
+    (:func:`render_module`); nothing is written when a check fails. An existing file is replaced
+    only if ``scorekit variants`` wrote it. On a budget, each family's cost line is appended to
+    ``costs`` (:func:`scorekit.lighteval.task_variants_budget.cost_lines`)."""
     from scorekit.lm_eval.task_variants_yaml import write
 
     if custom_tasks is not None:
         custom_tasks = str(Path(custom_tasks).resolve())
     configs = robust_tasks(tasks, families, custom_tasks=custom_tasks, permutations=permutations,
-                           templates=templates, samples=samples)
+                           templates=templates, samples=samples, budget=budget)
     n_choices = {c.prompt_function.task: c.prompt_function.n_variants for c in configs  # every position's task has n
                  if c.prompt_function.family == "option_order"}
+    n_questions = {c.prompt_function.task: c.prompt_function.budget["questions"] for c in configs
+                   if c.prompt_function.budget}
+    if budget is not None and costs is not None:
+        from scorekit.lighteval.task_variants_budget import cost_lines
+
+        costs.extend(cost_lines(configs, int(budget["per_question"])))
     text = render_module(list(dict.fromkeys(tasks)), list(dict.fromkeys(families)), custom_tasks=custom_tasks,
-                         permutations=permutations, templates=templates, samples=samples, n_choices=n_choices)
+                         permutations=permutations, templates=templates, samples=samples, n_choices=n_choices,
+                         budget=budget if n_questions else None, n_questions=n_questions)  # B >= every V: a full run
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     return write(out, {MODULE_NAME: text})[0]

@@ -41,11 +41,13 @@ def refuse_lost_design(chosen: list[Any]) -> None:
     """One line (:class:`DesignError`) for a variant log without a design whose every question
     (of two or more) was asked the same k of its V variants, 2 <= k < V: a budgeted log that
     lost its design (:func:`scorekit.robustness.budget.runs.lost_design`). A full run cut by
-    ``--limit`` lacks variants of its last question only."""
+    ``--limit`` lacks variants of its last question only. lighteval runs each variant as its own
+    task, so a run of some of them asks every question the same k: there, only questions asked
+    different variants (a design's) make a log budgeted."""
     from scorekit.robustness.budget.runs import lost_design_message
 
     for s in chosen:
-        if s.layout not in ("variants", "scorekit") or not s.records or s.task.family == "non_greedy":
+        if s.layout not in ("variants", "scorekit", "lighteval") or not s.records or s.task.family == "non_greedy":
             continue
         if s.samples_per_variant > 1:  # a prompt family sampled N times: variants are template x sample
             continue
@@ -53,9 +55,20 @@ def refuse_lost_design(chosen: list[Any]) -> None:
         nvar = {r.n_variants for r in s.records}
         counts = set(per_q.values())
         if len(per_q) >= 2 and len(counts) == 1 and len(nvar) == 1:
-            why = lost_design_message(counts.pop(), nvar.pop())
+            if s.layout == "lighteval" and len(_asked_sets(s.records)) == 1:
+                continue
+            why = lost_design_message(counts.pop(), nvar.pop(),
+                                      "doc.specific.robust.design" if s.layout == "lighteval" else "_robust.design")
             if why:
                 raise DesignError(why, path=s.sources[0] if s.sources else None)
+
+
+def _asked_sets(records: list[Any]) -> set[frozenset[int]]:
+    """The distinct sets of variants the questions were asked."""
+    asked: dict[str, set[int]] = {}
+    for r in records:
+        asked.setdefault(r.question_id, set()).add(int(r.variant))
+    return {frozenset(v) for v in asked.values()}
 
 
 def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], notes: list[str], *, macro: bool,

@@ -207,12 +207,13 @@ def _check_renamed(matrix: FamilyMatrix, design: Design, design_questions: int |
     return out
 
 
-def lost_design_message(asked: int, variants: int) -> str | None:
+def lost_design_message(asked: int, variants: int, field: str = "_robust.design") -> str | None:
     """Why a log without a design whose every question was asked ``asked`` of its ``variants``
-    variants looks budgeted (2 <= asked < variants), or None."""
+    variants looks budgeted (2 <= asked < variants), or None. ``field``: where the log would
+    record it (lighteval's details: ``doc.specific.robust.design``)."""
     if 2 <= asked < variants:
         return (f"every question was asked {asked} of its {variants} variants but the log records no design "
-                "(_robust.design): a budgeted log that lost its design; run it again from the task files "
+                f"({field}): a budgeted log that lost its design; run it again from the task files "
                 "scorekit variants --budget wrote")
     return None
 

@@ -18,13 +18,14 @@ robustness`` reads back (:mod:`scorekit.robustness.budget.runs`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
 
 from scorekit.robustness.budget.design import BudgetError, Design, assign, check_budget
 
-__all__ = ["BUDGET_FAMILIES", "check_budget_args", "cost_line", "select", "harness_metrics"]
+__all__ = ["BUDGET_FAMILIES", "check_budget_args", "cost_line", "select", "harness_metrics", "rows_by_variant"]
 
 BUDGET_FAMILIES = ("prompt", "option_order")
 _UNIT = {"prompt": "prompts", "option_order": "option arrangements"}
@@ -61,6 +62,33 @@ def cost_line(family: str, budget: int, variants: int | None) -> str:
     share = 100 * budget / variants
     return (f"asks {budget} of {variants} {unit} per question: {float(budget):.1f} evaluations' worth "
             f"({share:.3g}% of the full run's {variants})")
+
+
+@functools.lru_cache(maxsize=16)
+def rows_by_variant(n_questions: int, variants: int, per_question: int, seed: int,
+                    task: str = "") -> tuple[frozenset[int], ...]:
+    """Per variant v, the questions (row numbers 0..N-1) the design ``Design.make(V, B, seed)``
+    asks under v: a harness that runs each variant as its own task (lighteval) keeps those rows
+    in variant v's task. Every variant gets N*B/V rows, +-1; one with none (N*B < V) raises
+    :class:`BudgetError` (a task with no documents cannot run): ask more questions, a larger
+    budget or fewer variants. Cached: the variant tasks of one family share one assignment.
+
+    >>> [sorted(r) for r in rows_by_variant(4, 4, 2, 0)]
+    [[2, 3], [0, 1], [0, 2], [1, 3]]
+    """
+    design = Design.make(variants, per_question, seed)
+    plan = assign([str(i) for i in range(n_questions)], design)
+    rows: list[set[int]] = [set() for _ in range(design.variants)]
+    for q, vs in plan.items():
+        for v in vs:
+            rows[v].add(int(q))
+    empty = [v for v, r in enumerate(rows) if not r]
+    if empty:
+        raise BudgetError(f"{task + ': ' if task else ''}{n_questions} question(s) x --budget {design.per_question} "
+                          f"is fewer than its {design.variants} variants, so variant {empty[0]} would ask no question "
+                          "(lighteval refuses a task with no documents): ask more questions, a larger budget or fewer "
+                          "variants")
+    return tuple(frozenset(r) for r in rows)
 
 
 def select(metas: Sequence[Sequence[dict[str, Any]]], budget: int, seed: int, family: str,

@@ -21,7 +21,11 @@ Log-likelihood answers are scored again from ``model_response.logprobs`` (the ch
 highest one, by content); a generated answer's text is taken again from ``model_response.text``
 and its correctness from the logged record (it needs the wrapped task's own metric); a generated
 option-order answer is the logged one (the option its label names). The
-variant tasks of a family merge into the sample set of task ``robust_<family>_<T>``.
+variant tasks of a family merge into the sample set of task ``robust_<family>_<T>``. A budgeted
+run (``scorekit variants --harness lighteval --budget B``) records its design in every document
+(``doc.specific["robust"]["design"]`` and ``["design_questions"]``): every row of every variant
+task of a family must record the same one (or none), and the sample set carries it, for the
+report's estimates (:mod:`scorekit.robustness.report_budget`).
 
 Results JSON files (recognised by ``config_general`` and ``summary_general``) give
 :class:`~scorekit.robustness.readers.AggregateSet` items under the upstream metric names: a variant
@@ -35,7 +39,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from scorekit.errors import ScorekitError, listed, one_line
 from scorekit.harness_outputs.identity import details_model, model_identity
@@ -76,9 +80,15 @@ def parse_robust(name: str) -> tuple[Family, str] | None:
     return family, robust_task_name(family, m["task"])
 
 
-def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
+_NO_ROWS = object()  # a details file without robustness rows records no design either way
+
+
+def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool], object]:
     """Records of one details file of a variant task (module docstring), the number of rows
-    without robustness fields, and (non-greedy) whether each question's raw samples were the same."""
+    without robustness fields, (non-greedy) whether each question's raw samples were the same,
+    and the (design, design_questions) its rows record ((None, None): a full run; every row the
+    same, else one line)."""
+    from scorekit.robustness.budget.runs import design_of_doc
     from scorekit.robustness.records import as_record
     from scorekit.robustness.task_variants import choice_answer, text_answer
 
@@ -86,6 +96,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
     records: list[Record] = []
     identical: dict[str, bool] = {}
     foreign = 0
+    design: object = _NO_ROWS
     for i, row in enumerate(table.to_pylist()):
         doc = row.get("doc") or {}
         meta = (doc.get("specific") or {}).get(ROBUST_DOC_KEY)
@@ -94,6 +105,12 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
             foreign += 1
             continue
         where = f"row {i}"
+        mine = design_of_doc(meta, path=str(path), where=f"{where}: doc.specific.robust.design")
+        if design is _NO_ROWS:
+            design = mine
+        elif mine != design:
+            raise ScorekitError(f"this row records {_said(mine)}, earlier rows {_said(design)}: rows of different runs "
+                                "mixed in one file, or the design was edited", path=path, where=where)
         recs = [as_record(r, where=f"{path}: {where}") for r in logged["records"]]
         response = row.get("model_response") or {}
         try:
@@ -114,7 +131,43 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool]]:
         records.extend(recs)
         if logged.get("identical") is not None:
             identical[str(meta["question_id"])] = bool(logged["identical"])
-    return records, foreign, identical
+    return records, foreign, identical, design
+
+
+def _said(design: object) -> str:
+    d, n = design  # type: ignore[misc]
+    return "no design" if d is None else f"design {d.to_json()} over {n} questions"
+
+
+def _same_design(s: SampleSet, design: object, seen: dict[tuple[str, str], object], key: tuple[str, str],
+                 path: Path) -> None:
+    """Keep the design of a variant task's details file on its family's sample set: the
+    variant tasks of one budgeted run record one design; another (or none beside one) is
+    refused in one line."""
+    if design is _NO_ROWS:
+        return
+    first = seen.setdefault(key, design)
+    if first != design:
+        raise ScorekitError(f"{s.task.name}: this file records {_said(design)}, {s.sources[0]} {_said(first)}: runs of "
+                            "different designs (or a full and a budgeted run) mixed in one family, or the design was "
+                            "edited; give the details of one run", path=path)
+    s.design, s.design_questions = design  # type: ignore[misc]
+
+
+def _refuse_other_designs(task: str, newest: Path, design: object, older: list[Path]) -> None:
+    """Runs of one variant task with different designs (a budgeted and a full run, or two
+    budgets) are not combined, as for lm-eval logs: the newest-wins rule would swap an estimate
+    for an exact value, or mix the variant tasks of two designs in one family."""
+    def said(d: Any) -> str:
+        return "a full run" if d[0] is None else f"a budgeted run ({d[0].per_question} of {d[0].variants} variants, " \
+            f"seed {d[0].seed})"
+
+    for path in older:
+        other = _robust_records(path)[3]
+        if other is not _NO_ROWS and design is not _NO_ROWS and other != design:
+            raise ScorekitError(f"task {task}: {said(design)} ({newest}) and {said(other)} ({path}) given together; they "
+                                "are not combined (a full run is exact, a budgeted one estimates it): give the runs of one "
+                                "design")
 
 
 def lm_eval_task_name(benchmark: str, family: Family, subset: str) -> TaskName:
@@ -258,12 +311,14 @@ class LightevalDetailsReader:
             out.notes.append(f"{other} lighteval details file(s) of non-SCORE tasks were not read")
 
         sets: dict[tuple[str, str], SampleSet] = {}
+        designs: dict[tuple[str, str], object] = {}
         for (model, task), (when, p, time) in sorted(newest.items()):
             robust = parse_robust(task)
+            design: object = _NO_ROWS
             if robust is not None:
                 tname = classify_task(robust[1])
                 assert tname is not None, robust
-                records, foreign, identical = _robust_records(p)
+                records, foreign, identical, design = _robust_records(p)
             else:
                 benchmark, family, subset, _variant = parse_lighteval_task(task)  # type: ignore[misc]
                 tname = lm_eval_task_name(benchmark, family, subset)
@@ -271,6 +326,7 @@ class LightevalDetailsReader:
             s = sets.get((model, tname.name))
             if s is None:
                 s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], when, [])
+            _same_design(s, design, designs, (model, tname.name), p)
             s.records.extend(records)
             s.identical.update(identical)
             s.sources.append(str(p))
@@ -280,6 +336,8 @@ class LightevalDetailsReader:
             if foreign:
                 s.notes.append(f"{p}: {foreign} row(s) without {'robustness' if robust else 'SCORE'} fields were not read")
             if superseded.get((model, task)):
+                if robust is not None:
+                    _refuse_other_designs(task, p, design, superseded[(model, task)])
                 s.notes.append(f"{task}: {len(superseded[(model, task)]) + 1} runs found; used the newest "
                                f"({p.name}), ignored " + listed(superseded[(model, task)]))
         out.samples.extend(sets.values())
