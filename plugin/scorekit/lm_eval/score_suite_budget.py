@@ -16,10 +16,13 @@ Thin over :mod:`scorekit.robustness.budget`:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from scorekit.errors import ScorekitError
+from scorekit.lm_eval.task_variants_yaml import VariantFiles
 from scorekit.robustness.benchmarks import BENCHMARKS
 
-__all__ = ["is_score_name", "score_leaves", "render_budgeted_suite"]
+__all__ = ["is_score_name", "score_leaves", "render_budgeted_suite", "budgeted_suite"]
 
 Leaf = tuple[str, str, str]  # (benchmark, family, subset key)
 
@@ -124,3 +127,20 @@ def render_budgeted_suite(names: list[str], leaves: list[Leaf], budget: tuple[in
         top = [g for g, fams in members_of.items() if fams]
         files["score/score_robustness.yaml"] = OURS + _group("score_robustness", top, []).removeprefix(HEADER)
     return files
+
+
+def budgeted_suite(names: list[str], families: list[str], budget: tuple[int, int], out_dir: Path) -> VariantFiles:
+    """The SCORE tasks and groups ``names`` of ``families`` on a budget, to write into ``out_dir``:
+    their files, then the notes of :func:`score_leaves`, one cost line per family of a benchmark
+    (its subsets share it) and how to run them."""
+    from scorekit.robustness.budget.variants import cost_line
+    from scorekit.robustness.templates import N_PROMPT_TEMPLATES
+
+    names = list(dict.fromkeys(names))
+    leaves, notes = score_leaves(names, families)
+    costs = {BENCHMARKS[bench].lm_eval_group(family): cost_line(family, budget[0], N_PROMPT_TEMPLATES if family == "prompt" else None)
+             for bench, family, _ in leaves}
+    run = (f"run them with lm_eval --include_path {out_dir} (not scorekit tasks-dir) --tasks {','.join(names)} "
+           "--log_samples; then scorekit robustness")
+    return VariantFiles(render_budgeted_suite(names, leaves, budget), [],
+                        [*notes, *(f"{n}: {line}" for n, line in costs.items()), run])
