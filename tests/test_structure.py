@@ -21,7 +21,7 @@ PACKAGE = Path(scorekit.__file__).parent
 # Bottom up. A part imports only from the layers below it (and its own modules).
 LAYERS: list[set[str]] = [
     {"scorekit", "errors"},  # the root (its version) and the error type
-    {"files", "io", "yaml_config", "tables", "metrics"},  # file helpers, tables and the formulas: metrics imports nothing
+    {"files", "io", "yaml_config", "tables", "metrics", "checks"},  # file helpers, tables, option checks and the formulas: metrics imports nothing
     {"resources", "metric_specs", "harness_outputs", "inspect_logs"},  # the formats' wing (inspect_logs: a shim)
     {"robustness"},  # the SCORE core: reads harness files through the wing
     {"aggregate", "compare"},  # leaderboard/scorecard and paired comparison

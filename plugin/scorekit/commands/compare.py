@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.commands.checks import add_bootstrap
+from scorekit.checks import add_bootstrap
 from scorekit.tables import FORMATS
 
 
@@ -49,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.commands.checks import check_bootstrap, check_labels
+    from scorekit.checks import check_bootstrap, check_labels
     from scorekit.compare.inputs import read_runs
     from scorekit.compare.render import render
     from scorekit.compare.report import build_comparison

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_options(args: argparse.Namespace):  # noqa: ANN202 - scorekit.demo.model's choice
     """The options checked before any work, the model chosen, and the environment set for it."""
-    from scorekit.commands.checks import check_seed
+    from scorekit.checks import check_seed
     from scorekit.demo.model import resolve_model
     from scorekit.errors import ScorekitError, shown
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.commands.checks import add_bootstrap
+from scorekit.checks import add_bootstrap
 
 RELATIONSHIPS = ("first_party", "third_party", "collaborative", "other")
 
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import os
 
-    from scorekit.commands.checks import check_bootstrap
+    from scorekit.checks import check_bootstrap
     from scorekit.errors import ScorekitError
     from scorekit.files import check_output, emit, note, refuse_input_as_output, write_text_atomic
     from scorekit.harness_outputs.folders import walk

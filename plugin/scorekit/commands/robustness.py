@@ -30,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.commands.checks import check_confidence
+    from scorekit.checks import check_confidence
     from scorekit.files import check_output, emit, note, refuse_input_as_output
     from scorekit.robustness.readers import read_paths
     from scorekit.robustness.report import build_report

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from scorekit import checks
 from scorekit.tables import FORMATS
 
 DETAILS = ("category", "benchmark", "metric")
@@ -37,15 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="deepest level shown as columns in table/markdown/csv/html (default: category); json always has every level")
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
-    add_allow_code(p)
+    checks.add_allow_code(p)
     p.set_defaults(func=run)
-
-
-def add_allow_code(p: argparse.ArgumentParser) -> None:
-    """``--allow-code``, for the commands that read a scoring config."""
-    p.add_argument("--allow-code", action="store_true",
-                   help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
-                   "without it only installed modules are imported")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekit.aggregate.scorecard import build_scorecard
     from scorekit.aggregate.scorecard_config import load_scorecard_config
     from scorekit.aggregate.scorecard_render import render
-    from scorekit.commands.checks import check_digits
+    from scorekit.checks import check_digits
     from scorekit.files import check_output, emit, refuse_input_as_output
     from scorekit.resources import find_config
 

@@ -47,6 +47,13 @@ def add_bootstrap(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--seed", type=int, default=0, help=seed_help)
 
 
+def add_allow_code(p: argparse.ArgumentParser) -> None:
+    """``--allow-code``, for the commands that read a scoring config."""
+    p.add_argument("--allow-code", action="store_true",
+                   help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
+                   "without it only installed modules are imported")
+
+
 def check_confidence(value: float) -> float:
     """``value`` when 0 < value < 1."""
     if not 0 < value < 1:
