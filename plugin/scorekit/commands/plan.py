@@ -1,6 +1,6 @@
 """``scorekit plan``: questions needed to detect a difference between two models, or the smallest
 difference N questions can detect (paired designs; docs/plan.md). Built by :mod:`scorekit.compare.plan`
-(with ``--robustness`` :mod:`scorekit.robustness.budget.plan_pilot`), rendered by
+(with ``--robustness`` :mod:`scorekit.robustness.plan_budget`), rendered by
 :mod:`scorekit.compare.plan_render`."""
 
 from __future__ import annotations

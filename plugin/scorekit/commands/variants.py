@@ -1,5 +1,4 @@
-"""``scorekit variants TASK...``: robustness variants of any lm-eval task (docs/variants.md); the options,
-their checks and the files are :mod:`scorekit.lm_eval`'s ``task_variants_options`` and ``_build``."""
+"""``scorekit variants TASK...``: robustness variants of any lm-eval task (docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ import argparse
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from scorekit.lm_eval.task_variants_options import add_arguments
+    from scorekit.robustness.variants_options import add_arguments  # the options and their checks
 
     p = subparsers.add_parser(
         "variants",
@@ -26,12 +25,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scorekit.files import note
-    from scorekit.lm_eval import score_suite_budget, task_variants_build, task_variants_options as options
+    from scorekit.lm_eval import score_suite_budget, task_variants_build
+    from scorekit.robustness import variants_options as options
     from scorekit.lm_eval.task_variants_yaml import write
 
     families = list(dict.fromkeys(args.family))
     budget = options.seed_and_budget(args, families)
-    score = budget is not None and options.wants_score(args)  # the shipped SCORE tasks on a budget
+    score = budget is not None and score_suite_budget.wants(args)  # the shipped SCORE tasks on a budget
     templates = [] if score else options.check_options(args, families, budget)  # lighteval's refusals too
     if args.harness == "lighteval":
         from scorekit.lighteval.task_variants import write_module

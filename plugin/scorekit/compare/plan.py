@@ -1,6 +1,6 @@
 """``scorekit plan``, built: questions needed to detect a difference between two models, or the smallest
 difference N questions can detect (paired designs; docs/plan.md); with ``--robustness``
-:mod:`scorekit.robustness.budget.plan_pilot`. The answer is a JSON-ready dict
+:mod:`scorekit.robustness.plan_budget`. The answer is a JSON-ready dict
 (:mod:`scorekit.compare.plan_render` renders it)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import argparse
 import math
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.budget import plan_pilot
+from scorekit.robustness import plan_budget
 from scorekit.tables import FORMATS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The paired comparison's options, then ``--robustness``'s (:mod:`scorekit.robustness.budget.plan_pilot`)."""
+    """The paired comparison's options, then ``--robustness``'s (:mod:`scorekit.robustness.plan_budget`)."""
     p.add_argument("--difference", type=float, metavar="D", help="difference to detect (fraction, e.g. 0.02)")
     p.add_argument("--discordance", type=float, metavar="P",
                    help="share of questions on which the two models disagree (0/1 metrics)")
@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--power", type=float, default=0.8, help="target power (default: 0.8)")
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    plan_pilot.add_arguments(p)
+    plan_budget.add_arguments(p)
 
 
 def _fraction(value: float | None, option: str, *, zero: bool = False) -> None:
@@ -76,9 +76,9 @@ def plan(args: argparse.Namespace) -> dict:
     """The JSON answer (see docs/plan.md); raises ScorekitError on inconsistent inputs."""
     from scorekit.compare import power as pw
 
-    plan_pilot.check_mode(args)
+    plan_budget.check_mode(args)
     if args.robustness:
-        return plan_pilot.plan_robustness(args)
+        return plan_budget.plan_robustness(args)
     if not 0 < args.alpha < 1 or not 0 < args.power < 1:
         raise ScorekitError(f"--alpha and --power must be between 0 and 1, got {args.alpha} and {args.power}")
     if args.questions is not None and args.questions < 2:

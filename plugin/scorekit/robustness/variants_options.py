@@ -10,11 +10,6 @@ from typing import Any
 from scorekit.errors import ScorekitError
 
 FAMILIES = ("option_order", "prompt", "non_greedy")  # scorekit.robustness.task_variants.ROBUST_FAMILIES
-# options of scorekit variants that shape a wrapped task; the SCORE tasks have their own
-_NOT_FOR_SCORE = (("templates", None, "--templates"), ("formats", None, "--formats"), ("samples", None, "--samples"),
-                  ("permutations", "cyclic", "--permutations"), ("show_options", False, "--show-options"),
-                  ("choice_score", "acc", "--choice-score"), ("include_path", None, "--include-path"),
-                  ("custom_tasks", None, "--custom-tasks"), ("temperature", 0.7, "--temperature"))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -116,25 +111,6 @@ def _check_lighteval(args: argparse.Namespace, families: list[str], templates: l
         raise ScorekitError("no such file", path=args.custom_tasks, where="--custom-tasks")
     if "prompt" in families and not templates:
         raise ScorekitError("--family prompt needs --templates FILE")
-
-
-def wants_score(args: argparse.Namespace) -> bool:
-    """Whether this call writes SCORE tasks on a budget (a SCORE name and ``--budget``); the
-    options that do not apply to them are refused."""
-    from scorekit.lm_eval.score_suite_budget import is_score_name
-
-    if args.budget is None or not any(is_score_name(t) for t in args.tasks):
-        return False
-    others = [t for t in dict.fromkeys(args.tasks) if not is_score_name(t)]
-    if others:
-        raise ScorekitError(f"{others[0]} is not a SCORE task: write the SCORE tasks and other tasks in separate calls")
-    if args.harness != "lm_eval":
-        raise ScorekitError("--budget with --harness lighteval is not available (docs/budget.md, lighteval)")
-    for attr, default, flag in _NOT_FOR_SCORE:
-        if getattr(args, attr, default) != default:
-            raise ScorekitError(f"{flag} does not apply to the SCORE tasks (they ask SCORE's own prompts, positions "
-                                "and samples)")
-    return True
 
 
 def include_path(args: argparse.Namespace) -> str | None:
