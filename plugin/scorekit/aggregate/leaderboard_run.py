@@ -48,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
                       help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)")
     prog.add_argument("--no-progress", dest="progress", action="store_const", const=False, help="never show one")
+    p.set_defaults(progress=None)
 
 
 def build(args: argparse.Namespace) -> LeaderboardOutput:

@@ -8,34 +8,32 @@ from scorekit.checks import add_bootstrap
 from scorekit.tables import FORMATS
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "compare",
-        help="paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
-             "detectable difference); "
-             "each run's values with their intervals",
-        description=(
-            "Compare runs on the questions they share, task by task, from the samples logs "
-            "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
-            "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
-            "SCORE per-prompt and per-position accuracy) get the exact McNemar p-value and the interval "
-            "inverted from the same test; other per-question metrics and consistency rates the paired "
-            "bootstrap interval and the p-value inverted from it; accuracy spreads the box of the two "
-            "runs' spread intervals and its p-value. Each comparison also gives the smallest difference "
-            "it could detect with 80% power and, in a column of its own, the p-value Holm-adjusted over "
-            "the comparisons of the metrics in the logs (pass@k rows derived from epochs are adjusted "
-            "among themselves, in a table of their own). With more than two runs every pair is compared, "
-            "and a third p column is Holm-adjusted over the pairs of each task and metric. An undefined "
-            "value (the consistency rate of unparsed answers) is never 0: it is shown as missing, not "
-            "compared, and a note says why; so is an interval of zero width or one resampled from fewer "
-            "than 10 questions. "
-            "With one RUN, or --values, each run's own values on all its questions are shown instead, "
-            "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
-            "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
-            "mG-Pass@k); JSON always holds both lists. "
-            "Methods and their weak spots: docs/uncertainty.md."
-        ),
-    )
+HELP = ("paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
+        "detectable difference); each run's values with their intervals")
+DESCRIPTION = (
+    "Compare runs on the questions they share, task by task, from the samples logs "
+    "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
+    "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
+    "SCORE per-prompt and per-position accuracy) get the exact McNemar p-value and the interval "
+    "inverted from the same test; other per-question metrics and consistency rates the paired "
+    "bootstrap interval and the p-value inverted from it; accuracy spreads the box of the two "
+    "runs' spread intervals and its p-value. Each comparison also gives the smallest difference "
+    "it could detect with 80% power and, in a column of its own, the p-value Holm-adjusted over "
+    "the comparisons of the metrics in the logs (pass@k rows derived from epochs are adjusted "
+    "among themselves, in a table of their own). With more than two runs every pair is compared, "
+    "and a third p column is Holm-adjusted over the pairs of each task and metric. An undefined "
+    "value (the consistency rate of unparsed answers) is never 0: it is shown as missing, not "
+    "compared, and a note says why; so is an interval of zero width or one resampled from fewer "
+    "than 10 questions. "
+    "With one RUN, or --values, each run's own values on all its questions are shown instead, "
+    "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
+    "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
+    "mG-Pass@k); JSON always holds both lists. "
+    "Methods and their weak spots: docs/uncertainty.md."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="+", metavar="RUN", help="run folders or samples files")
     p.add_argument("--values", action="store_true",
                    help="show each run's values with their intervals instead of the paired comparisons")
@@ -45,7 +43,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     add_bootstrap(p, "bootstrap seed (default: 0; results are reproducible)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

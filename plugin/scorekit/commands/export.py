@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from scorekit.export.documents import add_arguments  # noqa: F401 - the options, their checks beside them
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from scorekit.export.documents import add_arguments  # the options, checks and documents
 
-    p = subparsers.add_parser(
-        "export",
-        help="write every_eval_ever documents (schema 0.3.0) of runs, with values, standard errors and intervals",
-        description=(
-            "Export each RUN (one model's output folder or file: lm-eval results/samples, lighteval "
-            "results/details, Inspect or `lighteval eval` logs, SCORE tasks) as one every_eval_ever "
-            "aggregate document (github.com/evaleval/every_eval_ever, eval.schema.json 0.3.0). Each task "
-            "and metric with per-question values gets scorekit's value, standard error (means and 0/1 "
-            "metrics) and confidence interval with its method, as in `scorekit compare --values`; "
-            "metrics the harness reported without per-question values keep the harness's value and "
-            "standard error (left out when the harness wrote none, such as lm-eval's \"N/A\"). "
-            "Mapping: docs/export.md."
-        ),
-    )
-    add_arguments(p)
-    p.set_defaults(func=run)
+HELP = "write every_eval_ever documents (schema 0.3.0) of runs, with values, standard errors and intervals"
+DESCRIPTION = (
+    "Export each RUN (one model's output folder or file: lm-eval results/samples, lighteval "
+    "results/details, Inspect or `lighteval eval` logs, SCORE tasks) as one every_eval_ever "
+    "aggregate document (github.com/evaleval/every_eval_ever, eval.schema.json 0.3.0). Each task "
+    "and metric with per-question values gets scorekit's value, standard error (means and 0/1 "
+    "metrics) and confidence interval with its method, as in `scorekit compare --values`; "
+    "metrics the harness reported without per-question values keep the harness's value and "
+    "standard error (left out when the harness wrote none, such as lm-eval's \"N/A\"). "
+    "Mapping: docs/export.md."
+)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import argparse
 
+from scorekit.aggregate.leaderboard_run import add_arguments  # noqa: F401 - the options, their checks beside them
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from scorekit.aggregate.leaderboard_run import add_arguments
-
-    p = subparsers.add_parser(
-        "leaderboard",
-        help="Open LLM Leaderboard v2 columns (IFEval ... Average) from results files",
-        description=(
-            "Compute the Open LLM Leaderboard v2 columns exactly as the leaderboard does, from "
-            "lm-eval and lighteval results JSON files (files, or folders searched recursively). "
-            "Files of one model are merged; a task found twice is taken from the newest file "
-            "(time in the file name, else lm-eval's 'date', else modification time). A model "
-            "missing a benchmark is listed with what is missing and no Average."
-        ),
-    )
-    add_arguments(p)
-    p.set_defaults(func=run, progress=None)
+HELP = "Open LLM Leaderboard v2 columns (IFEval ... Average) from results files"
+DESCRIPTION = (
+    "Compute the Open LLM Leaderboard v2 columns exactly as the leaderboard does, from "
+    "lm-eval and lighteval results JSON files (files, or folders searched recursively). "
+    "Files of one model are merged; a task found twice is taken from the newest file "
+    "(time in the file name, else lm-eval's 'date', else modification time). A model "
+    "missing a benchmark is listed with what is missing and no Average."
+)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,24 +13,22 @@ DEFAULT_FILE = "ranks_general.txt"
 SAMPLE_FILE = "ranking_sample.txt"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "rank",
-        help="aggregate per-leaderboard ranks into one ranking (mean percentile, sparse-data penalty)",
-        description=(
-            "Read benchmark dictionaries name={model: rank or None, ..., 'known_totals': N} and a "
-            "final cost dictionary, and print models best first by mean percentile rank/known_totals, "
-            "plus 0.25 for models on 1 benchmark and 0.10 on 2. Ties: more benchmarks first, then "
-            "model name. 95% intervals of the average and the std, a rank range and a 'tied with best' "
-            "column come from the spread of each model's percentiles across the leaderboards (Student t, "
-            "chi-square, Welch; docs/uncertainty.md). The file is parsed as literals only and never runs code. "
-            "See docs/rank.md."
-        ),
-    )
+HELP = "aggregate per-leaderboard ranks into one ranking (mean percentile, sparse-data penalty)"
+DESCRIPTION = (
+    "Read benchmark dictionaries name={model: rank or None, ..., 'known_totals': N} and a "
+    "final cost dictionary, and print models best first by mean percentile rank/known_totals, "
+    "plus 0.25 for models on 1 benchmark and 0.10 on 2. Ties: more benchmarks first, then "
+    "model name. 95% intervals of the average and the std, a rank range and a 'tied with best' "
+    "column come from the spread of each model's percentiles across the leaderboards (Student t, "
+    "chi-square, Welch; docs/uncertainty.md). The file is parsed as literals only and never runs code. "
+    "See docs/rank.md."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default=DEFAULT_FILE, metavar="FILE", help=f"input file (default: {DEFAULT_FILE})")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table, the ASCII table)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of standard output")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,17 +16,16 @@ DETAILS = ("category", "benchmark", "metric")
 DEFAULT_CONFIG = "llm_benchmarks_scoring.yaml"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "scorecard",
-        help="good/bad threshold scores per metric, rolled up to benchmark, category and overall",
-        description=(
-            "Score lm-eval / lighteval results (files, or folders searched recursively) against a "
-            "YAML config: per metric clip((value - bad) / (good - bad), 0, 1), then weighted means "
-            "metric -> benchmark -> category -> overall. Missing values are never counted as 0: see "
-            "--missing. See docs/scorecard.md."
-        ),
-    )
+HELP = "good/bad threshold scores per metric, rolled up to benchmark, category and overall"
+DESCRIPTION = (
+    "Score lm-eval / lighteval results (files, or folders searched recursively) against a "
+    "YAML config: per metric clip((value - bad) / (good - bad), 0, 1), then weighted means "
+    "metric -> benchmark -> category -> overall. Missing values are never counted as 0: see "
+    "--missing. See docs/scorecard.md."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="results files or folders (searched recursively)")
     p.add_argument("--config", metavar="FILE", default=DEFAULT_CONFIG,
                    help=f"scoring config: a YAML file, or the name of a shipped one (default: {DEFAULT_CONFIG})")
@@ -39,7 +38,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--digits", type=int, default=3, help="decimals in table/markdown/html (default: 3)")
     p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     checks.add_allow_code(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

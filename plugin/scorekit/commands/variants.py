@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from scorekit.robustness.variants_options import add_arguments  # noqa: F401 - the options, their checks beside them
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from scorekit.robustness.variants_options import add_arguments  # the options and their checks
 
-    p = subparsers.add_parser(
-        "variants",
-        help="write lm-eval tasks that ask any task's questions under other option orders, prompts or samples",
-        description=(
-            "Write lm-eval task YAMLs robust_<FAMILY>_<TASK> and a group robust_<TASK> into DIR; run them "
-            "with lm_eval --include_path DIR --tasks robust_<FAMILY>_<TASK> --log_samples, then report "
-            "with scorekit robustness. option_order: every arrangement of a multiple_choice task's "
-            "choices; prompt: every doc_to_text template of --templates, or --formats N formats of the "
-            "task's own; non_greedy: --samples samples."
-        ),
-    )
-    add_arguments(p)
-    p.set_defaults(func=run)
+HELP = "write lm-eval tasks that ask any task's questions under other option orders, prompts or samples"
+DESCRIPTION = (
+    "Write lm-eval task YAMLs robust_<FAMILY>_<TASK> and a group robust_<TASK> into DIR; run them "
+    "with lm_eval --include_path DIR --tasks robust_<FAMILY>_<TASK> --log_samples, then report "
+    "with scorekit robustness. option_order: every arrangement of a multiple_choice task's "
+    "choices; prompt: every doc_to_text template of --templates, or --formats N formats of the "
+    "task's own; non_greedy: --samples samples."
+)
 
 
 def run(args: argparse.Namespace) -> int:
