@@ -1,7 +1,7 @@
 """``scorekit leaderboard``, built: the options checked, the results files read (with a progress
 bar that appears only when useful, :class:`Progress`), the board built
 (:func:`scorekit.aggregate.leaderboard.build_leaderboard`), rendered and drawn, and its notes;
-the command writes them (:class:`LeaderboardOutput`)."""
+the command writes them (:class:`Output`, as ``scorekit scorecard``'s)."""
 
 from __future__ import annotations
 
@@ -20,13 +20,24 @@ PROGRESS_AFTER_S = 2.0
 
 
 @dataclass
-class LeaderboardOutput:
-    """The rendered board and where it goes, the ``--plot`` image (None without), the notes."""
+class Output:
+    """What ``scorekit leaderboard`` or ``scorecard`` writes: the rendered table and where it goes,
+    the notes, the ``--plot`` image (None without)."""
 
     text: str
     output: Path | None
-    image: bytes | None
     notes: list[str]
+    image: bytes | None = None
+
+
+def results_notes(loaded, notes: dict, missing: list[str], *, every: bool) -> list[str]:  # noqa: ANN001
+    """A leaderboard's or scorecard's notes, in order: results overridden by newer ones, the
+    models' notes (:func:`~scorekit.aggregate.scorecard.note_lines`), what is missing, the files skipped."""
+    from scorekit.aggregate.leaderboard import override_notes
+    from scorekit.aggregate.scorecard import note_lines
+
+    summary = loaded.skipped_summary()
+    return [*override_notes(loaded.models.values()), *note_lines(notes, every=every), *missing, *([summary] if summary else [])]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -51,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(progress=None)
 
 
-def build(args: argparse.Namespace) -> LeaderboardOutput:
+def build(args: argparse.Namespace) -> Output:
     """Everything ``scorekit leaderboard PATH...`` says, computed; one line for bad input."""
     # GC paused: rescanning the parsed files (no cycles) made the run 15-20% longer (bench/bench_leaderboard.py)
     was_enabled = gc.isenabled()
@@ -63,11 +74,10 @@ def build(args: argparse.Namespace) -> LeaderboardOutput:
             gc.enable()
 
 
-def _build(args: argparse.Namespace) -> LeaderboardOutput:
+def _build(args: argparse.Namespace) -> Output:
     from scorekit.aggregate import leaderboard as lb
     from scorekit.aggregate.leaderboard_render import render
     from scorekit.aggregate.results_files import load_results
-    from scorekit.aggregate.scorecard import note_lines
     from scorekit.aggregate.scorecard_config import load_scorecard_config
     from scorekit.files import check_output, refuse_input_as_output
     from scorekit.resources import find_config
@@ -94,12 +104,11 @@ def _build(args: argparse.Namespace) -> LeaderboardOutput:
         from scorekit.aggregate.plots import leaderboard_png
 
         image = leaderboard_png(board.rows, board.columns, title=board.title, fmt=plot_fmt)
-    notes = [*lb.override_notes(loaded.models.values()), *note_lines({row.model: row.notes for row in board.rows}, every=args.verbose),
-             *lb.missing_notes(board.rows), *([summary] if (summary := loaded.skipped_summary()) else [])]
+    notes = results_notes(loaded, {row.model: row.notes for row in board.rows}, lb.missing_notes(board.rows), every=args.verbose)
     if config_path is None:
         used = sorted({r.config for r in board.rows})
         notes.append(f"{len(loaded.files)} results file(s), {len(board.rows)} model(s); config: {', '.join(used)}")
-    return LeaderboardOutput(text, output, image, notes)
+    return Output(text, output, notes, image)
 
 
 def convert(args: argparse.Namespace) -> tuple[str, Path | None]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.checks import add_bootstrap
-from scorekit.tables import FORMATS
+from scorekit.compare.options import add_arguments, check_options  # noqa: F401 - the options, their checks beside them
 
 
 HELP = ("paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
@@ -33,29 +32,15 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders or samples files")
-    p.add_argument("--values", action="store_true",
-                   help="show each run's values with their intervals instead of the paired comparisons")
-    p.add_argument("--label", action="append", metavar="NAME",
-                   help="name a run in the tables (once per RUN, in order; default: its model, a local path "
-                        "shown by its last folder; JSON keeps the full model name)")
-    p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    add_bootstrap(p, "bootstrap seed (default: 0; results are reproducible)")
-
-
 def run(args: argparse.Namespace) -> int:
-    from scorekit.checks import check_bootstrap, check_labels
     from scorekit.compare.inputs import read_runs
     from scorekit.compare.render import render
     from scorekit.compare.report import build_comparison
-    from scorekit.files import check_output, emit, note, refuse_input_as_output
+    from scorekit.files import emit, note, refuse_input_as_output
     from scorekit.harness_outputs.folders import walk
 
-    output = check_output(args.output, args.runs)
-    check_bootstrap(args)
-    runs = read_runs(args.runs, check_labels(args.label, len(args.runs)))
+    output, labels = check_options(args)
+    runs = read_runs(args.runs, labels)
     refuse_input_as_output(output, walk(args.runs).files)
     report = build_comparison(runs, show_values=args.values, with_values=args.format == "json",
                               confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)
