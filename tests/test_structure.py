@@ -27,7 +27,7 @@ LAYERS: list[set[str]] = [
     {"aggregate", "compare"},  # leaderboard/scorecard and paired comparison
     {"export"},  # every_eval_ever documents from compared runs
     {"lm_eval", "lighteval", "demo"},  # harness adapters and the demo
-    {"commands"},
+    {"commands", "cli_options"},  # the commands, and the option spellings cli.py applies to all of them
     {"cli", "__main__"},
 ]
 # Imports allowed inside one layer (from -> to).

@@ -15,7 +15,7 @@ import sys
 from typing import Sequence
 
 from scorekit import __version__
-from scorekit.commands import options
+from scorekit import cli_options as options
 from scorekit.errors import ScorekitError, one_line
 from scorekit.files import note, silence_stdout
 

@@ -16,11 +16,11 @@ from scorekit.files import note
 from scorekit.lm_eval import compat
 from scorekit.lm_eval import task_variants_formats as formats
 from scorekit.lm_eval.task_variants_budget import render_budgeted
-from scorekit.robustness.variants_options import FAMILIES
 from scorekit.lm_eval.task_variants_probe import decide_unchecked, probe
-from scorekit.lm_eval.task_variants_yaml import RobustSpec, check_task, group_name, owner, render_group, scored_on_labels, task_name
-from scorekit.lm_eval.task_variants_yaml import VariantFiles
+from scorekit.lm_eval.task_variants_yaml import (RobustSpec, VariantFiles, check_task, group_name, owner, render_group,
+                                                 scored_on_labels, task_name)
 from scorekit.robustness.budget.variants import cost_line
+from scorekit.robustness.variants_options import FAMILIES
 
 
 @lru_cache(maxsize=4)
