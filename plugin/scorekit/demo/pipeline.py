@@ -274,25 +274,14 @@ def robustness_report(logs, *, sample_note: str | None = None,
     return report, report_to_json(report)
 
 
-def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normalization.yaml", samples=None):  # noqa: ANN001
-    """Leaderboard-style summary: accuracy above chance, 0-100, with the shipped demo config.
-
-    From the results files, as ``scorekit leaderboard`` reads them; when the prompt family ran on
-    a budget (``samples``, the run's sample sets, record a design), from the samples instead: a
-    small task (MATH's subjects have 3 questions, 9 cells at 3 templates each) leaves some of the
-    10 templates unasked, whose accuracy lm-eval writes as NaN. Each per-prompt accuracy is then
-    over the questions asked it, and a template no question of a task was asked is left out of
-    the column's mean (:func:`scorekit.aggregate.prompt_intervals.raw_values`, ``summary_intervals``).
-    """
-    from scorekit.aggregate.leaderboard import AVERAGE, LeaderboardRow, compute_leaderboard, config_name as name_of, shipped_config
-    from scorekit.aggregate.prompt_intervals import raw_values
+def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normalization.yaml"):  # noqa: ANN201
+    """Leaderboard-style summary: accuracy above chance, 0-100, with the shipped demo config, from
+    the results files as ``scorekit leaderboard`` reads them. On a prompt budget a small task
+    (MATH's subjects have 3 or 4 questions) leaves some templates unasked, whose accuracy lm-eval
+    writes as NaN; they are left out of the column's mean (docs/scorecard.md, "Missing values")."""
+    from scorekit.aggregate.leaderboard import compute_leaderboard, shipped_config
     from scorekit.aggregate.results_files import load_results
 
     config = shipped_config(config_name)
-    if samples is not None and any(getattr(s, "design", None) is not None and not s.design.full for s in samples):
-        raws, found = raw_values(samples, config), summary_intervals(samples, config)
-        return config, [LeaderboardRow(model=m, scores={c: v[0] for c, v in found[m].items()},
-                                       raw={c: v for c, v in raws[m].items() if c != AVERAGE}, missing=[], sources=[],
-                                       config=name_of(config)) for m in found]
     loaded = load_results([lm_eval_dir])
     return config, compute_leaderboard(loaded.models.values(), config)

@@ -88,7 +88,7 @@ def _write_reports(out: Path, lm_eval_dir: Path, sample_note: str, budget_note: 
 
     logs = pipeline.read_logs(lm_eval_dir)
     report, report_json = pipeline.robustness_report(logs, sample_note=sample_note, budget_note=budget_note)
-    config, rows = pipeline.normalized_summary(lm_eval_dir, samples=logs.samples)
+    config, rows = pipeline.normalized_summary(lm_eval_dir)
     intervals = pipeline.summary_intervals(logs.samples, config)
     bench_cols = leaderboard.columns(config)
     score_cols = [*bench_cols, leaderboard.AVERAGE]
