@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     from lm_eval.tasks._index import Kind
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    from scorekit.commands.variants import _task_index
+    from scorekit.lm_eval.task_variants_build import task_index as _task_index
     from tests.lm_eval.catalogue_check import LM_EVAL_TASKS, moves, run_variants, write_local
     from tests.lm_eval.catalogue_rows import rows_for
 

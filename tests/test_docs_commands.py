@@ -44,7 +44,7 @@ def _ids(doc: Path) -> str:
 @pytest.fixture(scope="module")
 def scorekit_parsers():
     from scorekit.cli import build_parser
-    from scorekit.commands.options import command_parsers
+    from scorekit.cli_options import command_parsers
 
     return command_parsers(build_parser())
 

@@ -21,13 +21,13 @@ PACKAGE = Path(scorekit.__file__).parent
 # Bottom up. A part imports only from the layers below it (and its own modules).
 LAYERS: list[set[str]] = [
     {"scorekit", "errors"},  # the root (its version) and the error type
-    {"files", "io", "yaml_config", "tables", "metrics"},  # file helpers, tables and the formulas: metrics imports nothing
+    {"files", "io", "yaml_config", "tables", "metrics", "checks"},  # file helpers, tables, option checks and the formulas: metrics imports nothing
     {"resources", "metric_specs", "harness_outputs", "inspect_logs"},  # the formats' wing (inspect_logs: a shim)
     {"robustness"},  # the SCORE core: reads harness files through the wing
     {"aggregate", "compare"},  # leaderboard/scorecard and paired comparison
     {"export"},  # every_eval_ever documents from compared runs
     {"lm_eval", "lighteval", "demo"},  # harness adapters and the demo
-    {"commands"},
+    {"commands", "cli_options"},  # the commands, and the option spellings cli.py applies to all of them
     {"cli", "__main__"},
 ]
 # Imports allowed inside one layer (from -> to).

@@ -1,9 +1,10 @@
 """The ``scorekit`` command line: a thin dispatcher over :mod:`scorekit.commands`.
 
-Each subcommand lives in its own module exposing ``add_parser(subparsers)``, which adds a
-parser whose ``func`` default is called with the parsed arguments and returns an exit code.
-Subcommand modules import their heavy dependencies inside ``run`` so ``scorekit --help``
-stays fast.
+Each subcommand lives in its own module (named as the command, ``-`` written ``_``) exposing
+``HELP``, ``DESCRIPTION``, ``add_arguments(parser)`` and ``run(args)``, which is called with the
+parsed arguments and returns an exit code; a module that adds several parsers exposes
+``add_parser(subparsers)`` instead. Subcommand modules import their heavy dependencies inside
+``run`` so ``scorekit --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from typing import Sequence
 
 from scorekit import __version__
-from scorekit.commands import options
+from scorekit import cli_options as options
 from scorekit.errors import ScorekitError, one_line
 from scorekit.files import note, silence_stdout
 
@@ -54,7 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"scorekit {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).add_parser(subparsers)
+        module = importlib.import_module(module_name)
+        if hasattr(module, "add_parser"):
+            module.add_parser(subparsers)
+            continue
+        p = subparsers.add_parser(module_name.rsplit(".", 1)[1].replace("_", "-"), help=module.HELP,
+                                  description=module.DESCRIPTION)
+        module.add_arguments(p)
+        p.set_defaults(func=module.run)
     options.apply_spellings(parser)  # -o/-f, lm-eval's spellings and old names, for every command
     return parser
 

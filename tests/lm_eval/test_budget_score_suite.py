@@ -308,7 +308,7 @@ def test_subsets_with_different_numbers_of_options_are_not_pooled(data, tmp_path
      "--templates does not apply to the SCORE tasks"),
     (["score_prompt_robustness_mmlu_pro", "arc_easy", "--family", "prompt", "--budget", "2"], "arc_easy is not a SCORE task"),
     (["score_prompt_robustness_mmlu_pro", "--family", "prompt", "--budget", "2", "--harness", "lighteval"],
-     "lighteval"),
+     "the SCORE tasks on a budget are lm-eval tasks"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, capsys, argv, said):
     out = tmp_path / "never"

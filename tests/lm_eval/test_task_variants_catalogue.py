@@ -41,7 +41,7 @@ def test_every_task_is_written_or_refused_in_one_line_offline(tmp_path):
     from lm_eval.tasks._index import Kind
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    from scorekit.commands.variants import _task_index
+    from scorekit.lm_eval.task_variants_build import task_index as _task_index
     from scorekit.lm_eval.task_variants_yaml import template_shows
 
     started = time.process_time()
@@ -89,7 +89,7 @@ def one_per_folder(tmp_path_factory):
     from lm_eval.tasks._index import Kind
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    from scorekit.commands.variants import _task_index
+    from scorekit.lm_eval.task_variants_build import task_index as _task_index
     from tests.lm_eval.catalogue_check import LM_EVAL_TASKS, write_local
     from tests.lm_eval.catalogue_rows import rows_for
 

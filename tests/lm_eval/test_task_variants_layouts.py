@@ -89,7 +89,7 @@ def src(tmp_path_factory) -> Src:
     process), with its golds: {local task: gold texts}."""
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    from scorekit.commands.variants import _task_index
+    from scorekit.lm_eval.task_variants_build import task_index as _task_index
 
     folder = tmp_path_factory.mktemp("layouts")
     index = _task_index(None)

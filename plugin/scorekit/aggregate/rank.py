@@ -40,6 +40,8 @@ from __future__ import annotations
 import ast
 import json
 import math
+import os
+import shlex
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Sequence
@@ -47,9 +49,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from scorekit.errors import ScorekitError, one_line, shown
+from scorekit.errors import listed as listed_names
 from scorekit.files import nul_line, read_text
 
 TOTALS_KEY = "known_totals"
+SAMPLE_FILE = "ranking_sample.txt"  # shipped in configs/
 # Rank ranges compare every pair of models with intervals; above this many such models the
 # comparisons (their square) would take long (5,000 models on six leaderboards: ~4 s, bench/bench_rank.py),
 # so the ranges are left out (N/A) and the command says so. "Tied with best" compares one row and is
@@ -190,6 +194,21 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
             raise _err(path, cost_line, f"cost dictionary, model {shown(model)}: cost must be a number >= 0 or None, got {shown(cost)}")
         costs[model] = cost
     return RankData(path, tuple(benchmarks), costs)
+
+
+def rank_file(file: str, default: str) -> Path:
+    """``file`` when it exists; else one line naming it, the usage (FILE defaults to ``default``)
+    and how to run the shipped example."""
+    from scorekit.resources import config_path
+
+    if os.path.lexists(file):
+        return Path(file)
+    try:
+        sample = str(config_path(SAMPLE_FILE))
+    except FileNotFoundError:
+        sample = SAMPLE_FILE
+    raise ScorekitError(f"file not found (usage: scorekit rank [FILE], FILE defaults to {default}; "
+                        f"for an example run: scorekit rank {shlex.quote(sample)})", path=file)
 
 
 def read_rank_file(path: str | Path) -> RankData:
@@ -416,6 +435,26 @@ def costs_without_ranks(data: RankData) -> list[str]:
     """Models in the cost dictionary that have no rank anywhere (not shown)."""
     ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
     return sorted(set(data.costs) - ranked)
+
+
+def ranking_notes(data: RankData, rows: Sequence[RankRow]) -> list[str]:
+    """What the ranking leaves out or cannot say: models without ranks, costs without ranks,
+    models on one benchmark (no intervals), rank ranges not computed (too many models)."""
+    notes = []
+    for models, why in (
+        (unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
+        (costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
+        ([r.model for r in rows if r.score_ci is None],
+         "are on one benchmark only: one percentile shows no spread, so they have no intervals (N/A) and "
+         "are never counted as ahead of or behind another model"),
+    ):
+        if models:
+            notes.append(f"{len(models)} model(s) {why}: {listed_names(models)}")
+    with_ci = sum(r.score_ci is not None for r in rows)
+    if with_ci > RANK_RANGE_MODELS_MAX:
+        notes.append(f"{with_ci} models have intervals, more than {RANK_RANGE_MODELS_MAX}: their rank ranges (every "
+                     "pair compared) are left out (N/A); the other columns are complete")
+    return notes
 
 
 # --- rendering ------------------------------------------------------------------------------

@@ -4,61 +4,43 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.commands.checks import add_bootstrap
-from scorekit.tables import FORMATS
+from scorekit.compare.options import add_arguments, check_options  # noqa: F401 - the options, their checks beside them
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "compare",
-        help="paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
-             "detectable difference); "
-             "each run's values with their intervals",
-        description=(
-            "Compare runs on the questions they share, task by task, from the samples logs "
-            "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
-            "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
-            "SCORE per-prompt and per-position accuracy) get the exact McNemar p-value and the interval "
-            "inverted from the same test; other per-question metrics and consistency rates the paired "
-            "bootstrap interval and the p-value inverted from it; accuracy spreads the box of the two "
-            "runs' spread intervals and its p-value. Each comparison also gives the smallest difference "
-            "it could detect with 80% power and, in a column of its own, the p-value Holm-adjusted over "
-            "the comparisons of the metrics in the logs (pass@k rows derived from epochs are adjusted "
-            "among themselves, in a table of their own). With more than two runs every pair is compared, "
-            "and a third p column is Holm-adjusted over the pairs of each task and metric. An undefined "
-            "value (the consistency rate of unparsed answers) is never 0: it is shown as missing, not "
-            "compared, and a note says why; so is an interval of zero width or one resampled from fewer "
-            "than 10 questions. "
-            "With one RUN, or --values, each run's own values on all its questions are shown instead, "
-            "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
-            "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
-            "mG-Pass@k); JSON always holds both lists. "
-            "Methods and their weak spots: docs/uncertainty.md."
-        ),
-    )
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders or samples files")
-    p.add_argument("--values", action="store_true",
-                   help="show each run's values with their intervals instead of the paired comparisons")
-    p.add_argument("--label", action="append", metavar="NAME",
-                   help="name a run in the tables (once per RUN, in order; default: its model, a local path "
-                        "shown by its last folder; JSON keeps the full model name)")
-    p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    add_bootstrap(p, "bootstrap seed (default: 0; results are reproducible)")
-    p.set_defaults(func=run)
+HELP = ("paired comparison of two or more runs (difference, interval and p that agree, Holm, minimum "
+        "detectable difference); each run's values with their intervals")
+DESCRIPTION = (
+    "Compare runs on the questions they share, task by task, from the samples logs "
+    "(lm-eval --log_samples, lighteval --save-details; SCORE tasks of either). Each RUN is "
+    "one model's output folder or samples file. 0/1 metrics (acc, acc_norm, exact_match, "
+    "SCORE per-prompt and per-position accuracy) get the exact McNemar p-value and the interval "
+    "inverted from the same test; other per-question metrics and consistency rates the paired "
+    "bootstrap interval and the p-value inverted from it; accuracy spreads the box of the two "
+    "runs' spread intervals and its p-value. Each comparison also gives the smallest difference "
+    "it could detect with 80% power and, in a column of its own, the p-value Holm-adjusted over "
+    "the comparisons of the metrics in the logs (pass@k rows derived from epochs are adjusted "
+    "among themselves, in a table of their own). With more than two runs every pair is compared, "
+    "and a third p column is Holm-adjusted over the pairs of each task and metric. An undefined "
+    "value (the consistency rate of unparsed answers) is never 0: it is shown as missing, not "
+    "compared, and a note says why; so is an interval of zero width or one resampled from fewer "
+    "than 10 questions. "
+    "With one RUN, or --values, each run's own values on all its questions are shown instead, "
+    "with 95% intervals over questions (Wilson for 0/1 metrics; for spreads the spread of the "
+    "per-prompt Wilson intervals; bootstrap for the rest, such as corpus pass@k, G-Pass@k and "
+    "mG-Pass@k); JSON always holds both lists. "
+    "Methods and their weak spots: docs/uncertainty.md."
+)
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.commands.checks import check_bootstrap, check_labels
     from scorekit.compare.inputs import read_runs
     from scorekit.compare.render import render
     from scorekit.compare.report import build_comparison
-    from scorekit.files import check_output, emit, note, refuse_input_as_output
+    from scorekit.files import emit, note, refuse_input_as_output
     from scorekit.harness_outputs.folders import walk
 
-    output = check_output(args.output, args.runs)
-    check_bootstrap(args)
-    runs = read_runs(args.runs, check_labels(args.label, len(args.runs)))
+    output, labels = check_options(args)
+    runs = read_runs(args.runs, labels)
     refuse_input_as_output(output, walk(args.runs).files)
     report = build_comparison(runs, show_values=args.values, with_values=args.format == "json",
                               confidence=args.confidence, n_boot=args.n_boot, seed=args.seed)

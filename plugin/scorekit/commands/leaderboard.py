@@ -1,174 +1,36 @@
-"""``scorekit leaderboard PATH...``: Open LLM Leaderboard v2 columns (or any config's) from
-lm-eval / lighteval results files.
-
-Output (stdout or ``--output``) is the table; notes (merged duplicates, missing benchmarks,
-skipped files) go to stderr. All outputs are rendered in memory first and written atomically,
-so an error never leaves a partial file.
-"""
+"""``scorekit leaderboard PATH...``: Open LLM Leaderboard v2 columns (or any config's) from lm-eval /
+lighteval results files, built by :mod:`scorekit.aggregate.leaderboard_run`. Output (stdout or
+``--output``) is the table; notes go to stderr. Everything is rendered in memory first and written
+atomically, so an error never leaves a partial file."""
 
 from __future__ import annotations
 
 import argparse
-import gc
-import sys
-import time
 
-from scorekit.tables import FORMATS
-
-PROGRESS_AFTER_S = 2.0
+from scorekit.aggregate.leaderboard_run import add_arguments  # noqa: F401 - the options, their checks beside them
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "leaderboard",
-        help="Open LLM Leaderboard v2 columns (IFEval ... Average) from results files",
-        description=(
-            "Compute the Open LLM Leaderboard v2 columns exactly as the leaderboard does, from "
-            "lm-eval and lighteval results JSON files (files, or folders searched recursively). "
-            "Files of one model are merged; a task found twice is taken from the newest file "
-            "(time in the file name, else lm-eval's 'date', else modification time). A model "
-            "missing a benchmark is listed with what is missing and no Average."
-        ),
-    )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="results files or folders (searched recursively)")
-    p.add_argument("--config", metavar="YAML",
-                   help="scoring config (the `scorekit scorecard` layout, docs/scorecard.md): a YAML file or the name of a "
-                   "shipped one (see `scorekit configs-dir`). Default: open_llm_leaderboard_v2 for lm-eval results, "
-                   "open_llm_leaderboard_v2_lighteval for models seen only in lighteval results.")
-    p.add_argument("--convert", action="store_true",
-                   help="print the --config given in the old leaderboard layout (a list of columns) in the one layout, "
-                   "and read no results")
-    p.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
-    p.add_argument("--output", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
-    p.add_argument("--plot", metavar="FILE.png", help="also save a bar chart (needs the plots extra)")
-    p.add_argument("--raw", action="store_true", help="add the raw (unnormalized) columns to text formats")
-    p.add_argument("--digits", type=int, default=2, help="decimals in table/markdown/html (default: 2)")
-    from scorekit.commands.scorecard import add_allow_code
-
-    add_allow_code(p)
-    prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_const", const=True,
-                      help="always show a progress bar on stderr (default: only on a terminal, once reading takes > 2 s)")
-    prog.add_argument("--no-progress", dest="progress", action="store_const", const=False, help="never show one")
-    p.set_defaults(func=run, progress=None)
+HELP = "Open LLM Leaderboard v2 columns (IFEval ... Average) from results files"
+DESCRIPTION = (
+    "Compute the Open LLM Leaderboard v2 columns exactly as the leaderboard does, from "
+    "lm-eval and lighteval results JSON files (files, or folders searched recursively). "
+    "Files of one model are merged; a task found twice is taken from the newest file "
+    "(time in the file name, else lm-eval's 'date', else modification time). A model "
+    "missing a benchmark is listed with what is missing and no Average."
+)
 
 
 def run(args: argparse.Namespace) -> int:
+    from scorekit.aggregate.leaderboard_run import build, convert
+    from scorekit.files import emit, note, write_bytes_atomic
+
     if args.convert:
-        return _convert(args)
-    # GC paused: rescanning the parsed files (no cycles) made the run 15-20% longer (bench/bench_leaderboard.py)
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _run(args)
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _run(args: argparse.Namespace) -> int:
-    from scorekit.aggregate import leaderboard as lb
-    from scorekit.aggregate.leaderboard_render import render
-    from scorekit.aggregate.results_files import load_results
-    from scorekit.aggregate.scorecard import note_lines
-    from scorekit.aggregate.scorecard_config import load_scorecard_config
-    from scorekit.commands.checks import check_digits, check_plot
-    from scorekit.errors import ScorekitError
-    from scorekit.files import check_output, emit, note, refuse_input_as_output, write_bytes_atomic
-    from scorekit.resources import find_config
-
-    if not args.paths:
-        raise ScorekitError("give the results files or folders to read (PATH ...)")
-    check_digits(args.digits)
-    plot_fmt = None if args.plot is None else check_plot(args.plot)
-    config_path = None if args.config is None else find_config(args.config)
-    inputs = [*args.paths, *([config_path] if config_path else [])]
-    output = check_output(args.output, inputs)
-    check_output(args.plot, [*inputs, *([output] if output else [])], option="--plot")
-    # default: one config per harness (leaderboard.config_for)
-    configs = lb.default_configs() if config_path is None else [load_scorecard_config(config_path, allow_code=args.allow_code)]
-    with _Progress(args.progress) as progress:
-        loaded = load_results(args.paths, on_file=progress.update)
-    read = [f.path for f in loaded.files]
-    refuse_input_as_output(output, read)
-    refuse_input_as_output(args.plot, read, option="--plot")
-    board = lb.build_leaderboard(loaded.models, configs)
-    text = render(board, args.format, raw=args.raw, digits=args.digits)
-    image = None
-    if args.plot:
-        from scorekit.aggregate.plots import leaderboard_png
-
-        image = leaderboard_png(board.rows, board.columns, title=board.title, fmt=plot_fmt)
-
-    # Everything is computed; write the main output, then the side output (each atomically),
-    # then the notes: a failing --output leaves no plot behind.
-    emit(text, output)
-    if image is not None:
-        write_bytes_atomic(args.plot, image)
-    note(*lb.override_notes(loaded.models.values()))
-    note(*note_lines({row.model: row.notes for row in board.rows}, every=args.verbose))
-    note(*lb.missing_notes(board.rows))
-    if summary := loaded.skipped_summary():
-        note(summary)
-    if config_path is None:
-        used = sorted({r.config for r in board.rows})
-        note(f"{len(loaded.files)} results file(s), {len(board.rows)} model(s); config: {', '.join(used)}")
+        emit(*convert(args))
+        return 0
+    out = build(args)
+    # the main output, then the side output (each atomically), then the notes: a failing --output leaves no plot behind
+    emit(out.text, out.output)
+    if out.image is not None:
+        write_bytes_atomic(args.plot, out.image)
+    note(*out.notes)
     return 0
-
-
-def _convert(args: argparse.Namespace) -> int:
-    """``--convert``: the old-layout ``--config`` in the one layout, on stdout or ``--output``."""
-    from scorekit.aggregate.old_layout import convert_old_layout
-    from scorekit.errors import ScorekitError
-    from scorekit.files import check_output, emit
-    from scorekit.resources import find_config
-
-    if args.config is None or args.paths or args.plot:
-        raise ScorekitError("--convert reads only --config OLD.yaml (no PATH, no --plot) and prints it in the one layout")
-    config_path = find_config(args.config)
-    emit(convert_old_layout(config_path), check_output(args.output, [config_path]))
-    return 0
-
-
-class _Progress:
-    """A rich progress bar on stderr that appears only when useful.
-
-    ``show=None``: appear once reading has taken more than PROGRESS_AFTER_S seconds and stderr
-    is a terminal; ``True``: always (even when not a terminal); ``False``: never.
-    """
-
-    def __init__(self, show: bool | None):
-        self.show = show
-        self.start = time.perf_counter()
-        self.bar = None
-        self.task = None
-        self.last_check = 0
-
-    def __enter__(self) -> "_Progress":
-        if self.show:
-            self._start_bar(None)
-        return self
-
-    def _start_bar(self, total: int | None) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        console = Console(stderr=True, force_terminal=True if self.show else None)
-        self.bar = Progress(TextColumn("reading results"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            console=console, transient=True)
-        self.bar.start()
-        self.task = self.bar.add_task("read", total=total)
-
-    def update(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if self.show is False or done - self.last_check < 32:
-                return
-            self.last_check = done
-            if time.perf_counter() - self.start < PROGRESS_AFTER_S or not sys.stderr.isatty():
-                return
-            self._start_bar(total)
-        self.bar.update(self.task, completed=done, total=total)
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.stop()

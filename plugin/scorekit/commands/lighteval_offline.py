@@ -5,24 +5,22 @@ from __future__ import annotations
 import argparse
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "lighteval-offline",
-        help="let the plain `lighteval` command run offline (status, --install, --remove)",
-        description=(
-            "lighteval 0.13 downloads tinyBenchmarks.pkl into its own site-packages folder while "
-            "building its task registry, so every `lighteval` command fails offline. "
-            "`python -m scorekit.lighteval <args>` runs lighteval without that download and "
-            "writes nothing. Alternatively --install writes a small placeholder file where "
-            "lighteval looks for it (this modifies the lighteval installation; --remove undoes it). "
-            "Without options: print the file's path and status."
-        ),
-    )
+HELP = "let the plain `lighteval` command run offline (status, --install, --remove)"
+DESCRIPTION = (
+    "lighteval 0.13 downloads tinyBenchmarks.pkl into its own site-packages folder while "
+    "building its task registry, so every `lighteval` command fails offline. "
+    "`python -m scorekit.lighteval <args>` runs lighteval without that download and "
+    "writes nothing. Alternatively --install writes a small placeholder file where "
+    "lighteval looks for it (this modifies the lighteval installation; --remove undoes it). "
+    "Without options: print the file's path and status."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--install", action="store_true", help="write the placeholder file (or copy --from)")
     group.add_argument("--remove", action="store_true", help="delete scorekit's placeholder file")
     p.add_argument("--from", dest="source", metavar="FILE", help="with --install: copy this real tinyBenchmarks.pkl")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

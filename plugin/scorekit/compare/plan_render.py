@@ -1,5 +1,5 @@
-"""``scorekit plan``'s answer (the JSON of :func:`scorekit.commands.plan.plan`, or of
-:func:`scorekit.commands.plan_robustness.plan_robustness` with ``--robustness``) rendered: JSON,
+"""``scorekit plan``'s answer (the JSON of :func:`scorekit.compare.plan.plan`, or of
+:func:`scorekit.robustness.plan_budget.plan_robustness` with ``--robustness``) rendered: JSON,
 or one table in the other formats with its notes (after the table in table and markdown, the
 page's notes in html, standard error for csv and latex)."""
 

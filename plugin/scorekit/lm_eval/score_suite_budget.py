@@ -16,12 +16,22 @@ Thin over :mod:`scorekit.robustness.budget`:
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
 from scorekit.errors import ScorekitError
+from scorekit.lm_eval.task_variants_yaml import VariantFiles
 from scorekit.robustness.benchmarks import BENCHMARKS
 
-__all__ = ["is_score_name", "score_leaves", "render_budgeted_suite"]
+__all__ = ["is_score_name", "score_leaves", "render_budgeted_suite", "wants", "budgeted_suite"]
 
 Leaf = tuple[str, str, str]  # (benchmark, family, subset key)
+# options of scorekit variants that shape a wrapped task; the SCORE tasks have their own
+_NOT_FOR_SCORE = (("templates", None, "--templates"), ("formats", None, "--formats"), ("samples", None, "--samples"),
+                  ("permutations", "cyclic", "--permutations"), ("show_options", False, "--show-options"),
+                  ("choice_score", "acc", "--choice-score"), ("include_path", None, "--include-path"),
+                  ("custom_tasks", None, "--custom-tasks"), ("temperature", 0.7, "--temperature"))
+
 
 
 def _names() -> dict[str, list[Leaf]]:
@@ -124,3 +134,38 @@ def render_budgeted_suite(names: list[str], leaves: list[Leaf], budget: tuple[in
         top = [g for g, fams in members_of.items() if fams]
         files["score/score_robustness.yaml"] = OURS + _group("score_robustness", top, []).removeprefix(HEADER)
     return files
+
+
+def wants(args: argparse.Namespace) -> bool:
+    """Whether this call writes SCORE tasks on a budget (a SCORE name and ``--budget``); the
+    options that do not apply to them are refused."""
+    if args.budget is None or not any(is_score_name(t) for t in args.tasks):
+        return False
+    others = [t for t in dict.fromkeys(args.tasks) if not is_score_name(t)]
+    if others:
+        raise ScorekitError(f"{others[0]} is not a SCORE task: write the SCORE tasks and other tasks in separate calls")
+    if args.harness != "lm_eval":
+        raise ScorekitError("the SCORE tasks on a budget are lm-eval tasks: scorekit's lighteval SCORE suite has no "
+                            "budgeted form; leave out --harness lighteval (docs/budget.md, lighteval)")
+    for attr, default, flag in _NOT_FOR_SCORE:
+        if getattr(args, attr, default) != default:
+            raise ScorekitError(f"{flag} does not apply to the SCORE tasks (they ask SCORE's own prompts, positions "
+                                "and samples)")
+    return True
+
+
+def budgeted_suite(names: list[str], families: list[str], budget: tuple[int, int], out_dir: Path) -> VariantFiles:
+    """The SCORE tasks and groups ``names`` of ``families`` on a budget, to write into ``out_dir``:
+    their files, then the notes of :func:`score_leaves`, one cost line per family of a benchmark
+    (its subsets share it) and how to run them."""
+    from scorekit.robustness.budget.variants import cost_line
+    from scorekit.robustness.templates import N_PROMPT_TEMPLATES
+
+    names = list(dict.fromkeys(names))
+    leaves, notes = score_leaves(names, families)
+    costs = {BENCHMARKS[bench].lm_eval_group(family): cost_line(family, budget[0], N_PROMPT_TEMPLATES if family == "prompt" else None)
+             for bench, family, _ in leaves}
+    run = (f"run them with lm_eval --include_path {out_dir} (not scorekit tasks-dir) --tasks {','.join(names)} "
+           "--log_samples; then scorekit robustness")
+    return VariantFiles(render_budgeted_suite(names, leaves, budget), [],
+                        [*notes, *(f"{n}: {line}" for n, line in costs.items()), run])

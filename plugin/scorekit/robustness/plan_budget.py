@@ -1,4 +1,4 @@
-"""``scorekit plan --robustness``: questions and variants per question for a robustness interval.
+"""``scorekit plan --robustness``, built: questions and variants per question for a robustness interval.
 
 How many questions N, each asked B of its V variants, give a budgeted run's consistency rate
 (``--target consistency_rate``) or quantiles of accuracy across variants (``--target
@@ -20,6 +20,9 @@ from __future__ import annotations
 import argparse
 import math
 from typing import Any
+
+from scorekit.checks import check_confidence
+from scorekit.errors import ScorekitError
 
 TARGETS = ("consistency_rate", "quantiles")
 
@@ -47,8 +50,6 @@ _ROBUST_ONLY = ("half_width", "variants", "consistency_rate", "budgets", "family
 
 def check_mode(args: argparse.Namespace) -> None:
     """Options of the other mode are refused in one line, as is a pilot of the wrong size."""
-    from scorekit.errors import ScorekitError
-
     flag = lambda name: "--" + name.replace("_", "-")  # noqa: E731
     if args.robustness:
         used = [flag(n) for n in _PAIRED_ONLY if getattr(args, n, None) is not None]
@@ -67,8 +68,6 @@ def check_mode(args: argparse.Namespace) -> None:
 
 
 def _budgets(text: str | None) -> list[int] | None:
-    from scorekit.errors import ScorekitError
-
     if text is None:
         return None
     try:
@@ -80,7 +79,6 @@ def _budgets(text: str | None) -> list[int] | None:
 def _pilot_family(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[str], Any]:
     """The pilot's family as a :class:`~scorekit.robustness.budget.runs.FamilyMatrix`, what it was,
     notes, and the answers' equality (:func:`scorekit.robustness.grading.equal_for`)."""
-    from scorekit.errors import ScorekitError
     from scorekit.robustness.budget.runs import check_family, family_matrix
     from scorekit.robustness.grading import equal_for
     from scorekit.robustness.readers import read_paths
@@ -116,7 +114,6 @@ def plan_robustness(args: argparse.Namespace) -> dict[str, Any]:
     """The JSON answer of ``--robustness`` (module docstring); ScorekitError on bad input."""
     import numpy as np
 
-    from scorekit.errors import ScorekitError
     from scorekit.robustness.budget.plan import plan_consistency, plan_quantiles
     from scorekit.robustness.budget.runs import answer_counts
 
@@ -125,8 +122,7 @@ def plan_robustness(args: argparse.Namespace) -> dict[str, Any]:
         raise ScorekitError("--robustness needs --half-width H (the interval's half-width, e.g. 0.02)")
     if not (math.isfinite(h) and 0 < h < 1):
         raise ScorekitError(f"--half-width must be a number in (0, 1), got {h}")
-    if not 0 < args.confidence < 1:
-        raise ScorekitError(f"--confidence must be between 0 and 1, got {args.confidence}")
+    check_confidence(args.confidence)
     budgets = _budgets(args.budgets)
     out: dict[str, Any] = {"robustness": True, "target": args.target, "half_width": h, "confidence": args.confidence}
     notes: list[str] = []

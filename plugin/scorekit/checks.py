@@ -47,6 +47,13 @@ def add_bootstrap(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--seed", type=int, default=0, help=seed_help)
 
 
+def add_allow_code(p: argparse.ArgumentParser) -> None:
+    """``--allow-code``, for the commands that read a scoring config."""
+    p.add_argument("--allow-code", action="store_true",
+                   help="let the config's normalizer import a .py module that sits beside the config (runs that code); "
+                   "without it only installed modules are imported")
+
+
 def check_confidence(value: float) -> float:
     """``value`` when 0 < value < 1."""
     if not 0 < value < 1:
@@ -60,13 +67,3 @@ def check_bootstrap(args: argparse.Namespace) -> None:
     check_confidence(args.confidence)
     if not 100 <= args.n_boot <= 100_000:
         raise ScorekitError(f"--n-boot must be between 100 and 100000, got {args.n_boot}")
-
-
-def check_labels(labels: list[str] | None, n_runs: int) -> list[str] | None:
-    """``--label`` given once per RUN, each non-empty and its own (None: not given)."""
-    if labels is not None:
-        if len(labels) != n_runs:
-            raise ScorekitError(f"--label given {len(labels)} time(s) for {n_runs} run(s): give one per RUN, in order")
-        if any(not label.strip() for label in labels) or len(set(labels)) != len(labels):
-            raise ScorekitError("--label: each run needs its own non-empty label")
-    return labels

@@ -1,8 +1,7 @@
 """``scorekit variants --family prompt --formats N [--seed S]``: the prompt family's templates are N
 format variations of each task's own ``doc_to_text`` (:mod:`scorekit.robustness.formats`,
-docs/variants.md "Format variations"). Kept apart from :mod:`scorekit.commands.variants`, which
-only calls :func:`add_arguments`, :func:`check_arguments`, :func:`task_templates` and
-:func:`annotate`."""
+docs/variants.md "Format variations"). The option and its checks are in
+:mod:`scorekit.robustness.variants_options`."""
 
 from __future__ import annotations
 
@@ -11,27 +10,7 @@ import ast
 from typing import Any
 
 from scorekit.errors import ScorekitError, shown
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--formats", type=int, default=None, metavar="N",
-                   help="--family prompt: N format variations of each task's own prompt as its templates (its "
-                   "separators, casing, spacing, answer cue and option labels; never its words), the prompt as "
-                   "written first")
-
-
-def check_arguments(args: argparse.Namespace, families: list[str]) -> None:
-    """One line for a ``--formats`` combination that cannot be written (``--seed`` is checked by the variants command: it also seeds ``--budget``)."""
-    if args.formats is None:
-        return
-    if "prompt" not in families:
-        raise ScorekitError("--formats is for --family prompt")
-    if args.templates:
-        raise ScorekitError("--formats and --templates both give the prompt family its templates; give one of them")
-    if args.formats < 2:
-        raise ScorekitError(f"--formats must be >= 2 (the prompt as written and at least one other format), got {args.formats}")
-    if args.harness == "lighteval":
-        raise ScorekitError("--formats is not available with --harness lighteval (write the formats with --templates)")
+from scorekit.lm_eval.task_variants_yaml import _is_function
 
 
 def task_templates(args: argparse.Namespace, name: str, cfg: dict[str, Any], default: list[str]) -> list[str]:
@@ -55,9 +34,8 @@ def task_templates(args: argparse.Namespace, name: str, cfg: dict[str, Any], def
         raise ScorekitError(f"its prompt is the document field {text!r} as it is: no format of its own to vary; "
                             "give the prompt family --templates FILE", where=where)
     relabel = cfg.get("output_type", "generate_until") == "multiple_choice" and _scored_on_texts(cfg.get("doc_to_choice"), text)
-    seed = 0 if args.seed is None else args.seed
     try:
-        return [t for _, t in template_variations(text, args.formats, seed=seed, relabel=relabel)]
+        return [t for _, t in template_variations(text, args.formats, seed=args.seed or 0, relabel=relabel)]
     except FormatError as exc:
         if exc.maximum is not None and exc.maximum > 1:
             raise ScorekitError(f"--formats {args.formats}: the format grammar of its prompt gives at most "
@@ -73,20 +51,8 @@ def annotate(text: str, args: argparse.Namespace) -> str:
     if args.formats is None:
         return text
     head, _, rest = text.partition("\n")
-    seed = 0 if args.seed is None else args.seed
-    return (f"{head}\n# templates: --formats {args.formats} --seed {seed}, format variations of the task's own "
+    return (f"{head}\n# templates: --formats {args.formats} --seed {args.seed or 0}, format variations of the task's own "
             f"doc_to_text (template 0, as written); docs/variants.md, Format variations\n{rest}")
-
-
-def _is_function(value: Any) -> bool:
-    """A ``!function`` as lm-eval's loader gives it unresolved (``/path/module.name``), or resolved."""
-    from pathlib import Path
-
-    if callable(value):
-        return True
-    if not isinstance(value, str) or not value.startswith("/"):
-        return False
-    return Path(value.rsplit(".", 1)[0] + ".py").is_file()
 
 
 def _scored_on_texts(choice: Any, prompt: str) -> bool:

@@ -1,4 +1,4 @@
-"""Option spellings shared by every command (scorekit.commands.options): lm-eval's spellings,
+"""Option spellings shared by every command (scorekit.cli_options): lm-eval's spellings,
 -o/-f, the folder output spelled --output-dir, old names with a note, one line for anything else.
 The behaviour is checked through the real `scorekit` command (subprocesses)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scorekit.cli import build_parser
-from scorekit.commands import options
+from scorekit import cli_options as options
 from scorekit.resources import configs_dir
 
 SAMPLE = str(configs_dir() / "ranking_sample.txt")
