@@ -55,6 +55,18 @@ def lighteval_env(tmp_path_factory, score_data_dir, _isolated_hf_home) -> dict[s
     return env
 
 
+def robust_model():
+    """robust_scripted_model.py, the scripted model the variants tests give lighteval, imported
+    under the name lighteval loads it by, for the tests' independent expectations."""
+    here = str(Path(__file__).resolve().parent)
+    sys.path.insert(0, here)
+    try:
+        import robust_scripted_model as m
+    finally:
+        sys.path.remove(here)
+    return m
+
+
 def run_lighteval(args: list[str], env: dict[str, str], *, timeout: int = 600) -> subprocess.CompletedProcess:
     """``python -m scorekit.lighteval <args>``; fails the test with the log tail on error."""
     proc = subprocess.run([sys.executable, "-m", "scorekit.lighteval", *args], env=env, capture_output=True,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lighteval.conftest import results_file, run_lighteval
+from tests.lighteval.conftest import results_file, robust_model as model, run_lighteval
 
 pytestmark = pytest.mark.slow
 
@@ -30,15 +30,6 @@ SAMPLES = 4
 
 def rows(name: str) -> list[dict]:
     return [json.loads(x) for x in (DATA / name / "test.jsonl").read_text().splitlines() if x.strip()]
-
-
-def model():
-    sys.path.insert(0, str(HERE))
-    try:
-        import robust_scripted_model as m
-    finally:
-        sys.path.remove(str(HERE))
-    return m
 
 
 # ------------------------------------------------------------------ independent expectations

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.lighteval.conftest import run_lighteval
+from tests.lighteval.conftest import robust_model as model, run_lighteval
 
 pytestmark = pytest.mark.slow
 
@@ -92,15 +92,6 @@ def asked(calls: list[dict], fam: str) -> dict[str, list[int]]:
 
 
 # ----------------------------------------------------------------- independent expectations
-
-def model():
-    sys.path.insert(0, str(HERE))
-    try:
-        import robust_scripted_model as m
-    finally:
-        sys.path.remove(str(HERE))
-    return m
-
 
 def answer(fam: str, row: dict, variant: int) -> tuple[str, bool]:
     """(the option the scripted model picks, whether it is the gold) for a row under a variant:
