@@ -18,8 +18,8 @@ A budgeted run observes B of the V cells y_qv (1 = correct) of each question q. 
   52 clusters the rest) and the posterior computed exactly on it, so the doubt about how
   spread the variants are is in every interval. With 20 answers per variant a t with heavy
   tails explains a cluster of 8% at -3 about as well as the cluster does (Bayes factors near
-  1), so the prior decides; "no cluster" at half the mass and mu over -6..6 (4 of every 5
-  clusters nowhere near the data) left the cluster about 25% of the posterior and the 5%
+  1), so the prior decides; "no cluster" at half the mass and mu over -6..6 (most of the 100
+  clusters far from the data) left the cluster a quarter to a half of the posterior, and the 5%
   quantile's interval covered 75% of the simulated broken families (docs/budget.md). Two
   priors on tau are kept: ``flat`` (uniform in tau) and ``spike`` (half its mass on tau = 0,
   no variant effect, half flat); :mod:`~scorekit.robustness.budget.estimate` says why.
