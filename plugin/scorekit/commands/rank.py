@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekit.aggregate import rank
+    from scorekit.leaderboards import rank
     from scorekit.errors import ScorekitError
     from scorekit.files import check_output, emit, note
 
