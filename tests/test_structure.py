@@ -191,6 +191,7 @@ def test_old_paths_still_import():
                      ("scorekit.aggregate.score_results", "scorekit.leaderboards.scorecard"),
                      ("scorekit.aggregate.scoring_config", "scorekit.leaderboards.scorecard_config"),
                      ("scorekit.aggregate.yaml_config", "scorekit.yaml_config"),
+                     ("scorekit.robustness.score_variants", "scorekit.robustness.score_documents"),
                      *((f"scorekit.aggregate.{m}", f"scorekit.leaderboards.{m}") for m in (
                          "leaderboard", "leaderboard_render", "leaderboard_run", "old_layout", "plots", "prompt_intervals",
                          "rank", "results_files", "scorecard", "scorecard_config", "scorecard_render", "scorecard_run",
