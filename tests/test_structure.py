@@ -226,3 +226,19 @@ def test_the_package_imports_no_old_path():
     assert {"scorekit.io", "scorekit.aggregate"} <= shims
     found = sorted((module, dep) for module, deps in imports().items() if module not in shims for dep in deps & shims)
     assert found == []
+
+
+def test_every_command_has_one_shape():
+    """A command module gives ``HELP``, ``DESCRIPTION``, ``add_arguments`` and ``main`` (*run* is
+    one harness output folder) in at most 50 lines: parse and emit, the build lives in its package."""
+    import importlib
+
+    from scorekit.cli import COMMAND_MODULES
+
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(name)
+        if hasattr(module, "add_parser"):
+            continue
+        assert all(hasattr(module, a) for a in ("HELP", "DESCRIPTION", "add_arguments", "main")), name
+        assert not hasattr(module, "run"), name
+        assert len(Path(module.__file__).read_text(encoding="utf-8").splitlines()) <= 50, name

@@ -20,7 +20,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.leaderboards.leaderboard_run import build, convert
     from scorekit.files import emit, note, write_bytes_atomic
 

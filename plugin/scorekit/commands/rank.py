@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of standard output")
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.leaderboards import rank
     from scorekit.errors import ScorekitError
     from scorekit.files import check_output, emit, note

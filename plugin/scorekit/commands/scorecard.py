@@ -17,7 +17,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.leaderboards.scorecard_run import build
     from scorekit.files import emit, note
 

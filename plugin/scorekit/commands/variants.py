@@ -17,7 +17,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.files import note
     from scorekit.lm_eval import score_suite_budget, task_variants_build
     from scorekit.robustness import task_variants_options as options
