@@ -192,10 +192,11 @@ def test_old_paths_still_import():
                      ("scorekit.aggregate.scoring_config", "scorekit.leaderboards.scorecard_config"),
                      ("scorekit.aggregate.yaml_config", "scorekit.yaml_config"),
                      ("scorekit.robustness.score_variants", "scorekit.robustness.score_documents"),
+                     ("scorekit.aggregate.leaderboard_run", "scorekit.leaderboards.leaderboard_options"),
+                     ("scorekit.aggregate.scorecard_run", "scorekit.leaderboards.scorecard_options"),
                      *((f"scorekit.aggregate.{m}", f"scorekit.leaderboards.{m}") for m in (
-                         "leaderboard", "leaderboard_render", "leaderboard_run", "old_layout", "plots", "prompt_intervals",
-                         "rank", "results_files", "scorecard", "scorecard_config", "scorecard_render", "scorecard_run",
-                         "threshold"))):
+                         "leaderboard", "leaderboard_render", "old_layout", "plots", "prompt_intervals", "rank",
+                         "results_files", "scorecard", "scorecard_config", "scorecard_render", "threshold"))):
         assert importlib.import_module(old) is importlib.import_module(new), old
     import scorekit.aggregate.threshold as threshold
     from scorekit.aggregate import leaderboard, score_results as score_results_module

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from scorekit import checks
-from scorekit.leaderboards.leaderboard_run import Output, results_notes
+from scorekit.leaderboards.leaderboard_options import Output, results_notes
 from scorekit.tables import FORMATS
 
 DETAILS = ("category", "benchmark", "metric")
