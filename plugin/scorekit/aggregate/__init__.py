@@ -7,12 +7,11 @@ import sys
 
 from scorekit import leaderboards as _new
 
-_RENAMED = {"score_results": "scorecard", "scoring_config": "scorecard_config", "yaml_config": "scorekit.yaml_config",
-            "leaderboard_run": "leaderboard_options", "scorecard_run": "scorecard_options"}
+_RENAMED = {"score_results": ".scorecard", "scoring_config": ".scorecard_config", "yaml_config": "scorekit.yaml_config",
+            "leaderboard_run": ".leaderboard_options", "scorecard_run": ".scorecard_options"}
 for _old in ("leaderboard", "leaderboard_render", "old_layout", "plots", "prompt_intervals", "rank", "results_files",
              "scorecard", "scorecard_config", "scorecard_render", "threshold", *_RENAMED):
-    _target = _RENAMED.get(_old, _old)
-    _module = importlib.import_module(_target if "." in _target else f"{_new.__name__}.{_target}")
+    _module = importlib.import_module(_RENAMED.get(_old, "." + _old), _new.__name__)
     sys.modules[f"{__name__}.{_old}"] = _module
     setattr(_new, _old, _module)  # `from scorekit.aggregate import score_results`, as before
 sys.modules[__name__] = _new
