@@ -1,6 +1,5 @@
-"""Old path of :mod:`scorekit.robustness.score_documents` (renamed: it builds SCORE's documents,
-while *variants* are what ``scorekit variants`` makes of any task). Kept for one release: the
-same module object."""
+"""Old path of :mod:`scorekit.robustness.score_documents` (it builds SCORE's documents; *variants* are
+what ``scorekit variants`` makes of any task). Kept for one release: the same module object."""
 
 import sys
 
