@@ -2,7 +2,10 @@
 
 1. **Loading** SmolLM2-135M-Instruct from its GGUF file into lm-eval's ``hf`` model: plain, and
    inside :func:`scorekit.demo.engine.gguf_read_once` (the file read once). Reported: CPU and
-   wall seconds; the loaded weights are checked equal.
+   wall seconds; the loaded weights are checked equal. ``--load`` loads only, three ways
+   (lm-eval's plain load; gguf's reader read once, the demo before 2026-11-29; the demo's
+   :class:`scorekit.demo.gguf_file.GGUFFile` read once), ``--rounds`` times in turn, the order
+   reversed every other round, and checks weights, config and tokenizer equal.
 2. **Generating** the demo's answers: lm-eval's ``HFLM`` (``model.generate``) and
    :class:`scorekit.demo.engine.SharedPrefixHFLM` on the same requests (the demo's 535 by
    default, from a samples folder of an earlier ``scorekit demo`` run; ``--every K`` keeps every
@@ -15,6 +18,7 @@
    ``--follow`` sets it as the demo does (:class:`scorekit.demo.threads.ThreadFollower`).
 
     python bench/bench_demo.py DEMO_OUTPUT_DIR [--every K] [--threads N] [--dtype bfloat16] [--stages [--follow]]
+    python bench/bench_demo.py --load [--rounds R]
 
 Run it on an idle machine; the CPU model is printed with the figures.
 """
@@ -25,7 +29,6 @@ import argparse
 import contextlib
 import functools
 import glob
-import json
 import platform
 import time
 import warnings
@@ -47,7 +50,9 @@ def _timed(fn):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("demo_dir", help="output folder of an earlier `scorekit demo` run (its lm_eval/ samples)")
+    ap.add_argument("demo_dir", nargs="?", help="output folder of an earlier `scorekit demo` run (its lm_eval/ samples)")
+    ap.add_argument("--load", action="store_true", help="load the model only, three ways side by side")
+    ap.add_argument("--rounds", type=int, default=3, help="with --load: rounds of the three loads")
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
@@ -69,6 +74,11 @@ def main() -> None:
     if args.stages:
         _stages(args, model_args)
         return
+    if args.load:
+        _loads(args, model_args)
+        return
+    if args.demo_dir is None:
+        ap.error("DEMO_OUTPUT_DIR is needed unless --load")
     loaded = {}
     for name, cls, ctx in (("lm-eval HFLM, plain load", HFLM, contextlib.nullcontext),
                            ("SharedPrefixHFLM, gguf_read_once", SharedPrefixHFLM, gguf_read_once)):
@@ -90,6 +100,54 @@ def main() -> None:
     greedy = [i for i, (_, gen) in enumerate(requests) if not gen.get("do_sample")]
     a, b = answers.values()
     print(f"generate  same greedy text: {sum(a[i] == b[i] for i in greedy)} of {len(greedy)}")
+
+
+@contextlib.contextmanager
+def _gguf_reader_read_once():
+    """The demo's load before 2026-11-29: gguf's own reader, read once (and the name map)."""
+    import gguf
+
+    saved = gguf.GGUFReader, gguf.get_tensor_name_map
+    gguf.GGUFReader = functools.lru_cache(maxsize=None)(gguf.GGUFReader)
+    gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(gguf.get_tensor_name_map)
+    try:
+        yield
+    finally:
+        gguf.GGUFReader, gguf.get_tensor_name_map = saved
+
+
+def _loads(args, model_args: str) -> None:
+    """Load the model three ways, ``--rounds`` times in turn; CPU and wall seconds of each, and
+    whether the three give the same weights, config and tokenizer."""
+    import torch
+    from lm_eval.models.huggingface import HFLM
+
+    from scorekit.demo.engine import SharedPrefixHFLM, gguf_read_once
+
+    ways = [("lm-eval HFLM, plain load", HFLM, contextlib.nullcontext),
+            ("gguf's reader, read once", SharedPrefixHFLM, _gguf_reader_read_once),
+            ("GGUFFile, read once (the demo)", SharedPrefixHFLM, gguf_read_once)]
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in ways}
+    loaded = {}
+    for r in range(args.rounds):
+        for name, cls, ctx in (ways if r % 2 == 0 else ways[::-1]):
+            def load(cls=cls, ctx=ctx):
+                with ctx():
+                    return cls.create_from_arg_string(model_args, {"batch_size": 128, "device": "cpu"})
+            loaded[name], cpu, wall = _timed(load)
+            times[name].append((cpu, wall))
+            print(f"round {r + 1}  load  {name:32s} cpu {cpu:6.1f} s  wall {wall:6.1f} s", flush=True)
+    for name, got in times.items():
+        cpus = sorted(c for c, _ in got)
+        print(f"load  {name:32s} cpu median {cpus[len(cpus) // 2]:6.1f} s  (all: {', '.join(f'{c:.1f}' for c in cpus)})")
+    first, *others = loaded.values()
+    same = all(
+        all(torch.equal(a, b) for a, b in zip(first.model.state_dict().values(), o.model.state_dict().values()))
+        and first.model.config.to_dict() == o.model.config.to_dict()
+        and first.tokenizer.backend_tokenizer.to_str() == o.tokenizer.backend_tokenizer.to_str()
+        and first.tokenizer.chat_template == o.tokenizer.chat_template
+        for o in others)
+    print(f"load  same weights, config and tokenizer: {same}")
 
 
 def _requests(args):

@@ -72,7 +72,7 @@ def parse_only(path: Path) -> float:
 
 
 def scorekit_parts(path: Path) -> tuple[float, float, float]:
-    from scorekit.aggregate import rank
+    from scorekit.leaderboards import rank
 
     t0 = time.perf_counter()
     data = rank.read_rank_file(path)

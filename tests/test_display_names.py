@@ -42,7 +42,7 @@ def test_robustness_tables_name_a_local_path_by_its_folder(capsys):
 
 
 def test_leaderboard_names_a_local_path_by_its_folder(tmp_path, capsys):
-    from tests.aggregate.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG, lm_eval_body, write_lm_eval_results
+    from tests.leaderboards.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG, lm_eval_body, write_lm_eval_results
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(GPQA_MUSR_CONFIG, encoding="utf-8")

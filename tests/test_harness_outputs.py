@@ -13,7 +13,7 @@ import pytest
 
 import scorekit.harness_outputs as ho
 from scorekit.harness_outputs import folders
-from scorekit.aggregate.results_files import load_results, read_results_file
+from scorekit.leaderboards.results_files import load_results, read_results_file
 from scorekit.cli import main
 from scorekit.errors import ScorekitError
 from scorekit.robustness.readers import read_paths

@@ -24,7 +24,7 @@ LAYERS: list[set[str]] = [
     {"files", "io", "yaml_config", "tables", "metrics", "checks"},  # file helpers, tables, option checks and the formulas: metrics imports nothing
     {"resources", "metric_specs", "harness_outputs", "inspect_logs"},  # the formats' wing (inspect_logs: a shim)
     {"robustness"},  # the SCORE core: reads harness files through the wing
-    {"aggregate", "compare"},  # leaderboard/scorecard and paired comparison
+    {"leaderboards", "aggregate", "compare"},  # leaderboard/scorecard/rank (aggregate: a shim) and paired comparison
     {"export"},  # every_eval_ever documents from compared runs
     {"lm_eval", "lighteval", "demo"},  # harness adapters and the demo
     {"commands", "cli_options"},  # the commands, and the option spellings cli.py applies to all of them
@@ -39,6 +39,7 @@ SIDEWAYS: set[tuple[str, str]] = {
     ("demo", "lm_eval"),
     ("__main__", "cli"),
     ("io", "files"),  # the old name's shim
+    ("aggregate", "leaderboards"),  # the old name's shim
     ("yaml_config", "files"),  # the YAML reader reads through the file helpers
 }
 
@@ -186,17 +187,28 @@ def test_old_paths_still_import():
     import importlib
 
     for old, new in (("scorekit.io", "scorekit.files"), ("scorekit.inspect_logs", "scorekit.harness_outputs.inspect_logs"),
-                     ("scorekit.aggregate.score_results", "scorekit.aggregate.scorecard"),
-                     ("scorekit.aggregate.scoring_config", "scorekit.aggregate.scorecard_config"),
-                     ("scorekit.aggregate.yaml_config", "scorekit.yaml_config")):
-        assert importlib.import_module(old) is importlib.import_module(new)
+                     ("scorekit.aggregate", "scorekit.leaderboards"),
+                     ("scorekit.aggregate.score_results", "scorekit.leaderboards.scorecard"),
+                     ("scorekit.aggregate.scoring_config", "scorekit.leaderboards.scorecard_config"),
+                     ("scorekit.aggregate.yaml_config", "scorekit.yaml_config"),
+                     ("scorekit.robustness.score_variants", "scorekit.robustness.score_documents"),
+                     ("scorekit.aggregate.leaderboard_run", "scorekit.leaderboards.leaderboard_options"),
+                     ("scorekit.aggregate.scorecard_run", "scorekit.leaderboards.scorecard_options"),
+                     *((f"scorekit.aggregate.{m}", f"scorekit.leaderboards.{m}") for m in (
+                         "leaderboard", "leaderboard_render", "old_layout", "plots", "prompt_intervals", "rank",
+                         "results_files", "scorecard", "scorecard_config", "scorecard_render", "threshold"))):
+        assert importlib.import_module(old) is importlib.import_module(new), old
+    import scorekit.aggregate.threshold as threshold
+    from scorekit.aggregate import leaderboard, score_results as score_results_module
     from scorekit.aggregate.score_results import score_results
-    from scorekit.aggregate.scorecard import scorecard_results
     from scorekit.aggregate.scoring_config import ScoringConfig, load_scoring_config
-    from scorekit.aggregate.scorecard_config import ScorecardConfig, load_scorecard_config
-    from scorekit.aggregate.threshold import score_models, scorecard_values
+    from scorekit.leaderboards import leaderboard as new_leaderboard, scorecard, threshold as new_threshold
+    from scorekit.leaderboards.scorecard import scorecard_results
+    from scorekit.leaderboards.scorecard_config import ScorecardConfig, load_scorecard_config
+    from scorekit.leaderboards.threshold import score_models, scorecard_values
     from scorekit.inspect_logs import is_inspect_log, read_inspect_log  # noqa: F401
 
+    assert (threshold, leaderboard, score_results_module) == (new_threshold, new_leaderboard, scorecard)
     assert (score_results, ScoringConfig, load_scoring_config, score_models) == (
         scorecard_results, ScorecardConfig, load_scorecard_config, scorecard_values)
     # the robustness report's data, tables and renderers moved beside its build
@@ -212,6 +224,22 @@ def test_the_package_imports_no_old_path():
     """The old-path shims (a module that replaces itself in sys.modules) are for users' imports;
     the package itself imports the new paths, so that the shims can go after one release."""
     shims = {_module_name(p) for p in PACKAGE.rglob("*.py") if "sys.modules[__name__] =" in p.read_text(encoding="utf-8")}
-    assert {"scorekit.io", "scorekit.aggregate.yaml_config"} <= shims
+    assert {"scorekit.io", "scorekit.aggregate"} <= shims
     found = sorted((module, dep) for module, deps in imports().items() if module not in shims for dep in deps & shims)
     assert found == []
+
+
+def test_every_command_has_one_shape():
+    """A command module gives ``HELP``, ``DESCRIPTION``, ``add_arguments`` and ``main`` (*run* is
+    one harness output folder) in at most 50 lines: parse and emit, the build lives in its package."""
+    import importlib
+
+    from scorekit.cli import COMMAND_MODULES
+
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(name)
+        if hasattr(module, "add_parser"):
+            continue
+        assert all(hasattr(module, a) for a in ("HELP", "DESCRIPTION", "add_arguments", "main")), name
+        assert not hasattr(module, "run"), name
+        assert len(Path(module.__file__).read_text(encoding="utf-8").splitlines()) <= 50, name

@@ -99,7 +99,7 @@ def test_compare_reads_a_registered_format(graded, tmp_path, capsys):
 
 
 def test_export_and_results_read_a_registered_format(graded, tmp_path, capsys):
-    from scorekit.aggregate.results_files import load_results
+    from scorekit.leaderboards.results_files import load_results
 
     a = write_log(tmp_path / "a" / "run.graded", "acme/a", "toy", [{"id": f"q{i}", "correct": int(i < 3)} for i in range(4)])
     loaded = load_results([a.parent])

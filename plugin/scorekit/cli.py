@@ -1,10 +1,10 @@
 """The ``scorekit`` command line: a thin dispatcher over :mod:`scorekit.commands`.
 
 Each subcommand lives in its own module (named as the command, ``-`` written ``_``) exposing
-``HELP``, ``DESCRIPTION``, ``add_arguments(parser)`` and ``run(args)``, which is called with the
+``HELP``, ``DESCRIPTION``, ``add_arguments(parser)`` and ``main(args)``, which is called with the
 parsed arguments and returns an exit code; a module that adds several parsers exposes
 ``add_parser(subparsers)`` instead. Subcommand modules import their heavy dependencies inside
-``run`` so ``scorekit --help`` stays fast.
+``main`` so ``scorekit --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = subparsers.add_parser(module_name.rsplit(".", 1)[1].replace("_", "-"), help=module.HELP,
                                   description=module.DESCRIPTION)
         module.add_arguments(p)
-        p.set_defaults(func=module.run)
+        p.set_defaults(func=module.main)
     options.apply_spellings(parser)  # -o/-f, lm-eval's spellings and old names, for every command
     return parser
 

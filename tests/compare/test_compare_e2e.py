@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from scorekit.cli import main
-from tests.aggregate.test_leaderboard_harness import _task
+from tests.leaderboards.test_leaderboard_harness import _task
 from tests.support.by_hand import mcnemar
 
 pytestmark = pytest.mark.slow

@@ -13,8 +13,8 @@ import pytest
 from scorekit import harness_outputs as ho
 from scorekit.harness_outputs import kinds
 from scorekit.harness_outputs.runs import time_in_name
-from scorekit.aggregate.leaderboard import compute_leaderboard, shipped_config
-from scorekit.aggregate.results_files import load_results, read_results_file
+from scorekit.leaderboards.leaderboard import compute_leaderboard, shipped_config
+from scorekit.leaderboards.results_files import load_results, read_results_file
 from scorekit.robustness.readers import read_paths
 
 CORPUS = Path(__file__).parent / "corpus"

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekit.demo.pipeline import DATA_DIR, DEMO_TASKS
-from scorekit.robustness.score_variants import questions_from_rows
+from scorekit.robustness.score_documents import questions_from_rows
 
 MMLU_PRO_COLUMNS = ["question_id", "question", "options", "answer", "answer_index", "cot_content", "category", "src"]
 PROVENANCE = json.loads((DATA_DIR / "provenance.json").read_text(encoding="utf-8"))

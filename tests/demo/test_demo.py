@@ -184,7 +184,7 @@ def _check_summary_intervals(out, summary):
     is the summary's value (computed by the leaderboard code from the results files in a full run;
     the per-prompt accuracies over the questions asked each in a budgeted one)."""
     from scorekit.demo.pipeline import read_logs, summary_intervals
-    from scorekit.aggregate.leaderboard import shipped_config
+    from scorekit.leaderboards.leaderboard import shipped_config
 
     (model,) = summary["models"]
     again = summary_intervals(read_logs(out / "lm_eval").samples, shipped_config("score_demo_normalization.yaml"))

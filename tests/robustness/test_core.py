@@ -15,7 +15,7 @@ from scorekit.robustness.records import Record, as_record, records_from_items
 from scorekit.robustness.grading import prompt_for, record_for
 from scorekit.robustness.templates import get_template, load_templates, template_file, upstream_score_dir
 from scorekit.robustness.task_variants import swap_order
-from scorekit.robustness.score_variants import Question, agieval_question, expand, questions_from_rows
+from scorekit.robustness.score_documents import Question, agieval_question, expand, questions_from_rows
 from tests.robustness.fixture_tasks import close, fixture_rows, oracle_cr
 
 

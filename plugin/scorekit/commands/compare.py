@@ -32,7 +32,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.compare.inputs import read_runs
     from scorekit.compare.render import render
     from scorekit.compare.report import build_comparison

@@ -17,7 +17,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.demo.options import check_options
     from scorekit.demo.session import run_demo
 

@@ -20,7 +20,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     import os
 
     from scorekit.export.documents import build_documents, check_options

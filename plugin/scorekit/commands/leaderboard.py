@@ -1,5 +1,5 @@
 """``scorekit leaderboard PATH...``: Open LLM Leaderboard v2 columns (or any config's) from lm-eval /
-lighteval results files, built by :mod:`scorekit.aggregate.leaderboard_run`. Output (stdout or
+lighteval results files, built by :mod:`scorekit.leaderboards.leaderboard_options`. Output (stdout or
 ``--output``) is the table; notes go to stderr. Everything is rendered in memory first and written
 atomically, so an error never leaves a partial file."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.aggregate.leaderboard_run import add_arguments  # noqa: F401 - the options, their checks beside them
+from scorekit.leaderboards.leaderboard_options import add_arguments  # noqa: F401 - the options, their checks beside them
 
 
 HELP = "Open LLM Leaderboard v2 columns (IFEval ... Average) from results files"
@@ -20,8 +20,8 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
-    from scorekit.aggregate.leaderboard_run import build, convert
+def main(args: argparse.Namespace) -> int:
+    from scorekit.leaderboards.leaderboard_options import build, convert
     from scorekit.files import emit, note, write_bytes_atomic
 
     if args.convert:

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from", dest="source", metavar="FILE", help="with --install: copy this real tinyBenchmarks.pkl")
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.errors import ScorekitError
     from scorekit.lighteval import offline
 

@@ -27,7 +27,7 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.compare.plan import plan
     from scorekit.compare.plan_render import render
     from scorekit.files import check_output, emit, note

@@ -27,8 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of standard output")
 
 
-def run(args: argparse.Namespace) -> int:
-    from scorekit.aggregate import rank
+def main(args: argparse.Namespace) -> int:
+    from scorekit.leaderboards import rank
     from scorekit.errors import ScorekitError
     from scorekit.files import check_output, emit, note
 

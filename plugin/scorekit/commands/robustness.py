@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confidence", type=float, default=0.95, help="CR interval confidence level (default: 0.95)")
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.checks import check_confidence
     from scorekit.files import check_output, emit, note, refuse_input_as_output
     from scorekit.robustness.readers import read_paths

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.aggregate.scorecard_run import add_arguments  # noqa: F401 - the options, their checks beside them
+from scorekit.leaderboards.scorecard_options import add_arguments  # noqa: F401 - the options, their checks beside them
 
 HELP = "good/bad threshold scores per metric, rolled up to benchmark, category and overall"
 DESCRIPTION = (
@@ -17,8 +17,8 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
-    from scorekit.aggregate.scorecard_run import build
+def main(args: argparse.Namespace) -> int:
+    from scorekit.leaderboards.scorecard_options import build
     from scorekit.files import emit, note
 
     out = build(args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorekit.robustness.variants_options import add_arguments  # noqa: F401 - the options, their checks beside them
+from scorekit.robustness.task_variants_options import add_arguments  # noqa: F401 - the options, their checks beside them
 
 
 HELP = "write lm-eval tasks that ask any task's questions under other option orders, prompts or samples"
@@ -17,10 +17,10 @@ DESCRIPTION = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     from scorekit.files import note
     from scorekit.lm_eval import score_suite_budget, task_variants_build
-    from scorekit.robustness import variants_options as options
+    from scorekit.robustness import task_variants_options as options
     from scorekit.lm_eval.task_variants_yaml import write
 
     families = list(dict.fromkeys(args.family))

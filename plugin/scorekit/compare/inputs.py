@@ -17,10 +17,14 @@ One command-line argument (a folder or a file) is one run of one model. Found in
 
 Each harness's rules live in its module of :mod:`scorekit.harness_outputs` (``lm_eval``,
 ``lighteval``, ``inspect_logs``); this module only dispatches and merges.
-- SCORE tasks (scorekit's or upstream's, either harness) are read with the robustness
-  readers and recomputed from the answers: per-prompt / per-position accuracy (0/1), the
-  accuracy spread (range, std) and the consistency rate on complete questions; non-greedy
-  accuracy (mean over samples) and CR.
+- SCORE tasks (scorekit's or upstream's, either harness) and the variant tasks of
+  ``scorekit variants`` (lm-eval's ``robust_<family>_<T>``; lighteval's
+  ``robust_<family>_<T>:template_<t>`` / ``:position_<L>``, merged into their family's task
+  ``robust_<family>_<T>``) are read with the robustness readers and recomputed from the
+  answers: per-prompt / per-position accuracy (0/1), the accuracy spread (range, std) and the
+  consistency rate on complete questions; non-greedy accuracy (mean over samples) and CR. A
+  budgeted run of either harness (``--budget``) is compared question by question on its design
+  (:mod:`scorekit.compare.budget`).
 
 Per-sample values that are not numbers (lists, strings: corpus-level metrics like BLEU or
 IFEval's instruction-level lists) are left out with a note. When a task appears in several
@@ -41,6 +45,7 @@ from scorekit.compare.budget import budget_metrics
 from scorekit.compare.core import MetricValues, Run, run_labels
 from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.formats import Format, QuestionFile
+from scorekit.harness_outputs.kinds import LIGHTEVAL
 
 __all__ = ["read_run", "read_runs"]
 
@@ -88,7 +93,6 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.harness_outputs.folders import walk
     from scorekit.harness_outputs.registry import RunFolder, formats, log_format
-    from scorekit.robustness.readers import is_score_task
 
     root = Path(path)
     found = walk([root])  # the rules every command reads by; its notes say what it left out
@@ -109,7 +113,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                 raise ScorekitError("not an lm-eval samples_<task>_<time>.jsonl, a lighteval details_<task>|<n>_<time>.parquet "
                                     "nor an Inspect .eval/.json log", path=f)
             continue
-        if is_score_task(qf.format.name, qf.task):
+        if _recomputed(qf):
             score_found = True
             continue
         models[qf.model].add(qf.key)
@@ -151,6 +155,19 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     if len(models) > 1:
         raise ScorekitError(f"holds runs of {len(models)} models ({listed(sorted(models))}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
+
+
+def _recomputed(qf: QuestionFile) -> bool:
+    """Whether the task of ``qf`` is read with the robustness readers: a SCORE task of either
+    harness, or a variant task ``scorekit variants`` wrote (lm-eval's ``robust_<family>_<T>``,
+    lighteval's ``robust_<family>_<T>:template_<t>`` / ``:position_<L>``, whose variant tasks
+    merge into their family's task as lm-eval's documents do, budgeted or not)."""
+    from scorekit.robustness.readers import is_score_task
+    from scorekit.robustness.readers.lighteval_details import parse_robust
+
+    if is_score_task(qf.format.name, qf.task):
+        return True
+    return qf.format.name == LIGHTEVAL and parse_robust(qf.task) is not None
 
 
 def _log_name(fmt: Format) -> str:

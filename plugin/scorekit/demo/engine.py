@@ -418,19 +418,25 @@ def gguf_read_once() -> Iterator[None]:
     transformers reads the file's metadata for the config, the tokenizer and the model, then
     its tensors, and rebuilds gguf's tensor-name table for every module: 21 s of CPU for
     SmolLM2-135M, about half the demo's wait before the first answer. Inside this block
-    ``gguf.GGUFReader`` and ``gguf.get_tensor_name_map`` return the first result for the same
-    arguments (bench/demo_load.py measures both ways). transformers imports both names from
-    ``gguf`` when it calls them, which is why replacing them there is enough.
+    ``gguf.GGUFReader`` is :class:`scorekit.demo.gguf_file.GGUFFile` (the same values, read
+    without gguf's per-item arrays) and returns the first result for the same path, as does
+    ``gguf.get_tensor_name_map``; ``gguf.dequantize`` is :func:`scorekit.demo.gguf_file.dequantize`
+    (Q4_1 in one pass, the same bits). ``python bench/bench_demo.py --load`` measures the ways
+    side by side. transformers imports these names from ``gguf`` when it calls them, which is
+    why replacing them there is enough.
     """
     import gguf
 
-    saved = gguf.GGUFReader, gguf.get_tensor_name_map
-    gguf.GGUFReader = functools.lru_cache(maxsize=None)(gguf.GGUFReader)
+    from scorekit.demo import gguf_file
+
+    saved = gguf.GGUFReader, gguf.get_tensor_name_map, gguf.dequantize
+    gguf.GGUFReader = functools.lru_cache(maxsize=None)(gguf_file.GGUFFile)
     gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(gguf.get_tensor_name_map)
+    gguf.dequantize = gguf_file.dequantize
     try:
         yield
     finally:
-        gguf.GGUFReader, gguf.get_tensor_name_map = saved
+        gguf.GGUFReader, gguf.get_tensor_name_map, gguf.dequantize = saved
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from scorekit.aggregate.prompt_intervals import summary_intervals  # noqa: F401 - the demo's summary intervals
+from scorekit.leaderboards.prompt_intervals import summary_intervals  # noqa: F401 - the demo's summary intervals
 from scorekit.demo.local_tasks import write_local_tasks
 from scorekit.demo.model import ModelChoice
 from scorekit.errors import ScorekitError
@@ -279,8 +279,8 @@ def normalized_summary(lm_eval_dir: Path, config_name: str = "score_demo_normali
     the results files as ``scorekit leaderboard`` reads them. On a prompt budget a small task
     (MATH's subjects have 3 or 4 questions) leaves some templates unasked, whose accuracy lm-eval
     writes as NaN; they are left out of the column's mean (docs/scorecard.md, "Missing values")."""
-    from scorekit.aggregate.leaderboard import compute_leaderboard, shipped_config
-    from scorekit.aggregate.results_files import load_results
+    from scorekit.leaderboards.leaderboard import compute_leaderboard, shipped_config
+    from scorekit.leaderboards.results_files import load_results
 
     config = shipped_config(config_name)
     loaded = load_results([lm_eval_dir])

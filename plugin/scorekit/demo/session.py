@@ -83,7 +83,7 @@ def _write_reports(out: Path, lm_eval_dir: Path, sample_note: str, budget_note: 
                    plots: bool):
     """report.html, report.json and summary.json from the run's logs; the robustness report and
     the summary's (columns, rows, title) for the terminal."""
-    from scorekit.aggregate import leaderboard
+    from scorekit.leaderboards import leaderboard
     from scorekit.robustness.html_report import Section, render_html
 
     logs = pipeline.read_logs(lm_eval_dir)

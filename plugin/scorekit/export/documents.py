@@ -48,7 +48,7 @@ def check_options(args: argparse.Namespace) -> Path | None:
 def _read(path: str):
     """(model, tasks, notes) of one run; a run without per-question files falls back to its
     results files (the harness's values and standard errors only)."""
-    from scorekit.aggregate.results_files import load_results
+    from scorekit.leaderboards.results_files import load_results
     from scorekit.compare.inputs import read_run
 
     try:

@@ -1,7 +1,7 @@
 """SCORE robustness tasks for lighteval 0.13: ``--custom-tasks scorekit.lighteval.score_suite``.
 
 A thin adapter on :mod:`scorekit.robustness` (the lm-eval tasks use the same core): each dataset
-row becomes a :class:`~scorekit.robustness.score_variants.Question`, :func:`~scorekit.robustness.score_variants.expand`
+row becomes a :class:`~scorekit.robustness.score_documents.Question`, :func:`~scorekit.robustness.score_documents.expand`
 gives its variants, :func:`~scorekit.robustness.grading.prompt_for` renders the prompt from lm-eval's
 installed templates and :func:`~scorekit.robustness.grading.record_for` extracts and scores the
 answer. Nothing about templates, extraction or expansion is defined here.
@@ -72,7 +72,7 @@ from scorekit.robustness.local_data import DATA_DIR_ENV  # the one switch of bot
 from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
 from scorekit.robustness.records import Family, Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
-from scorekit.robustness.score_variants import DOC_FIELDS, N_SAMPLES, expand, question_from_row
+from scorekit.robustness.score_documents import DOC_FIELDS, N_SAMPLES, expand, question_from_row
 
 logger = logging.getLogger(__name__)
 sample_when_asked()  # the non-greedy tasks' 5 samples, whatever the model's generation defaults
@@ -309,7 +309,7 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
 
 def local_most_options(path: Path, task: SCORETask) -> int:
     """The most options of any question in a local ``test.jsonl`` (rows read as the prompt
-    function reads them, :func:`~scorekit.robustness.score_variants.question_from_row`); 0 for no rows.
+    function reads them, :func:`~scorekit.robustness.score_documents.question_from_row`); 0 for no rows.
     Only positions below it get a task: a task without documents stops lighteval's whole run
     (``ValueError: Task ... has no documents to evaluate``)."""
     import json

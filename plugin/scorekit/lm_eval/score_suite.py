@@ -4,7 +4,7 @@
 The YAMLs reference these callables as ``!function scorekit.lm_eval.score_suite.<name>``:
 
 - ``<family>_docs_<benchmark>[_<subset>]`` (``process_docs``): dataset split -> expanded
-  documents, question-major (:func:`scorekit.robustness.score_variants.expand`). One function per
+  documents, question-major (:func:`scorekit.robustness.score_documents.expand`). One function per
   subset because lm-eval passes ``process_docs`` nothing but the split, and the AGIEval subset
   / MATH subject is part of every question id.
 - :func:`doc_to_text`, :func:`process_results` (shared by every task).
@@ -58,7 +58,7 @@ from scorekit.robustness.identical import identical_rate_with_warning, samples_i
 from scorekit.robustness.records import Family, Record, records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.benchmarks import BENCHMARKS
-from scorekit.robustness.score_variants import expand, questions_from_rows
+from scorekit.robustness.score_documents import expand, questions_from_rows
 
 __all__ = ["doc_to_text", "process_results", "task_metric_names", "process_docs_name", "aggregation_name",
            "SCORETask", "FewshotSampler"]

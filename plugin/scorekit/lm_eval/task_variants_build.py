@@ -20,7 +20,7 @@ from scorekit.lm_eval.task_variants_probe import decide_unchecked, probe
 from scorekit.lm_eval.task_variants_yaml import (RobustSpec, VariantFiles, check_task, group_name, owner, render_group,
                                                  scored_on_labels, task_name)
 from scorekit.robustness.budget.variants import cost_line
-from scorekit.robustness.variants_options import FAMILIES
+from scorekit.robustness.task_variants_options import FAMILIES
 
 
 @lru_cache(maxsize=4)
@@ -32,7 +32,7 @@ def task_index(include: str | None) -> dict:
 def build(args: argparse.Namespace, families: list[str], templates: list[str], budget: Any, include: str | None,
           out_dir: Path) -> VariantFiles:
     """The files of every task of ``args.tasks`` (their options checked by
-    :mod:`scorekit.robustness.variants_options`); a group keeps the families an earlier call
+    :mod:`scorekit.robustness.task_variants_options`); a group keeps the families an earlier call
     wrote into ``out_dir``."""
     index = task_index(include)
     out = VariantFiles()

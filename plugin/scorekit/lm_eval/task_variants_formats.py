@@ -1,7 +1,7 @@
 """``scorekit variants --family prompt --formats N [--seed S]``: the prompt family's templates are N
 format variations of each task's own ``doc_to_text`` (:mod:`scorekit.robustness.formats`,
 docs/variants.md "Format variations"). The option and its checks are in
-:mod:`scorekit.robustness.variants_options`."""
+:mod:`scorekit.robustness.task_variants_options`."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ matter: ten paraphrased prompts (``prompt``), the correct option moved to every 
 (``option_order``) and five sampled answers at temperature 0.7 (``non_greedy``). The harness
 adapters (``scorekit.lm_eval.score_suite``, ``scorekit.lighteval.score_suite``) read the benchmark
 table :mod:`scorekit.robustness.benchmarks`, turn dataset rows into variants with
-:mod:`scorekit.robustness.score_variants`, parse answers with :mod:`scorekit.robustness.extract`, and hand :class:`~scorekit.robustness.records.Record` objects to
+:mod:`scorekit.robustness.score_documents`, parse answers with :mod:`scorekit.robustness.extract`, and hand :class:`~scorekit.robustness.records.Record` objects to
 :mod:`scorekit.robustness.analysis`.
 
 Record schema (one per model answer; ``scorekit.robustness.records.Record``, a NamedTuple, so it is
@@ -29,7 +29,7 @@ correct        bool: the parsed answer is the gold content (unparsed -> False)
 =============  ==========================================================================
 
 Expanded documents (the ``doc`` of each lm-eval sample) carry the fields listed in
-:data:`scorekit.robustness.score_variants.DOC_FIELDS`.
+:data:`scorekit.robustness.score_documents.DOC_FIELDS`.
 
 Analysis API (stable names): :func:`scorekit.robustness.analysis.summarize` ->
 :class:`~scorekit.robustness.analysis.FamilySummary` (``.metrics(macro=...)`` gives the upstream

@@ -20,7 +20,7 @@ lighteval variant task       ``score_<family>_robustness_<benchmark>[:<subset ke
 (these are upstream lm-eval's names, so scorekit's tasks replace upstream's one for one).
 Metric names are :func:`scorekit.robustness.analysis.metric_names` with the benchmark's
 ``macro``. A benchmark is added with one call,
-:func:`scorekit.robustness.score_variants.register_benchmark` (its :class:`SCOREBenchmark` and its
+:func:`scorekit.robustness.score_documents.register_benchmark` (its :class:`SCOREBenchmark` and its
 row rule), plus its templates (docs/extending.md).
 A benchmark with ``options == 0`` has free-form answers, compared as MATH answers are.
 """

@@ -143,7 +143,9 @@ def run_lm_eval(
     tracker = EvaluationTracker(output_path=str(output_path))
     # SCORE's upstream metrics log one INFO line per category on every call, and lm-eval's
     # bootstrap calls them 100,000 times: when an earlier test on this worker left lm-eval's
-    # loggers at INFO, the run took more than the 900 s timeout (lm-eval 0.5 set, 2026-11-29)
+    # loggers at INFO, the run took more than the 900 s timeout (lm-eval 0.5 set, 2026-11-29).
+    # No test reads lm-eval's stderrs of these runs (scorekit's readers skip them), so the
+    # bootstrap is off, as `--bootstrap_iters 0` turns it off.
     quiet = logging.getLogger("lm_eval.tasks.score")
     level = quiet.level
     quiet.setLevel(logging.WARNING)
@@ -156,6 +158,7 @@ def run_lm_eval(
             task_manager=tm,
             log_samples=True,
             evaluation_tracker=tracker,
+            bootstrap_iters=0,
             random_seed=seed,
             numpy_random_seed=seed,
             torch_random_seed=seed,

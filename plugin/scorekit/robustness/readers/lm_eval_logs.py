@@ -11,7 +11,7 @@ Two document layouts are understood, detected from the first sample's ``doc``:
 
 scorekit
     the expanded documents of scorekit's SCORE tasks (fields in
-    :data:`scorekit.robustness.score_variants.DOC_FIELDS`); scored with
+    :data:`scorekit.robustness.score_documents.DOC_FIELDS`); scored with
     :func:`scorekit.robustness.grading.record_for`. Non-greedy: one document, five outputs.
 upstream
     lm-eval's own ``lm_eval/tasks/score`` tasks. Their documents keep the dataset fields plus

@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from scorekit.aggregate.results_files import stderr_key, stderr_value
+from scorekit.leaderboards.results_files import stderr_key, stderr_value
 from scorekit.harness_outputs.keys import find_task_key
 
 if TYPE_CHECKING:
-    from scorekit.aggregate.scorecard_config import ConfigMetric, ScorecardConfig
+    from scorekit.leaderboards.scorecard_config import ConfigMetric, ScorecardConfig
 
 
 def threshold_score(value: ArrayLike, good: ArrayLike, bad: ArrayLike) -> np.ndarray | float:
@@ -211,7 +211,7 @@ def scorecard_values(config: "ScorecardConfig", models: Mapping[str, Mapping[str
     and :class:`NormalizerError` for a normalizer that fails or returns something outside [0, 1].
     ``newest`` maps a model to the run time of each of its keys (see :func:`lookup_value`).
     ``unasked`` maps a model to the metric paths whose NaN is a variant its budgeted run asked
-    no question (:mod:`scorekit.aggregate.scorecard`): under either policy such a metric weighs
+    no question (:mod:`scorekit.leaderboards.scorecard`): under either policy such a metric weighs
     0 for that model (its benchmark is the mean of the others), and it is not listed as missing.
     Returns one dict per model, in the order of ``models`` (JSON-ready, None for no score).
     """

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy.special import stdtrit
 
-from scorekit.aggregate import rank
-from scorekit.aggregate.rank import RankData, RankedBenchmark, RankRow, compute_ranking, sparse_penalty
+from scorekit.leaderboards import rank
+from scorekit.leaderboards.rank import RankData, RankedBenchmark, RankRow, compute_ranking, sparse_penalty
 from scorekit.cli import main
 from scorekit.metrics.intervals import std_interval, t_interval
 

@@ -10,7 +10,7 @@ import math
 import pytest
 
 from scorekit.cli import main
-from tests.aggregate.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG, lm_eval_body, write_lm_eval_results
+from tests.leaderboards.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG, lm_eval_body, write_lm_eval_results
 
 Z = 1.959963984540054
 CONFIG = GPQA_MUSR_CONFIG
@@ -88,8 +88,8 @@ def test_stderr_propagation_by_simulation(tmp_path):
     runs (values away from the clamp)."""
     import numpy as np
 
-    from scorekit.aggregate.scorecard_config import load_scorecard_config
-    from scorekit.aggregate.threshold import scorecard_values
+    from scorekit.leaderboards.scorecard_config import load_scorecard_config
+    from scorekit.leaderboards.threshold import scorecard_values
 
     cfg = tmp_path / "three.yaml"
     cfg.write_text("scale: 100\ncategories:\n  c:\n    benchmarks:\n" + "".join(

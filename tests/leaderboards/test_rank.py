@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekit.aggregate.rank import (
+from scorekit.leaderboards.rank import (
     compute_ranking,
     parse_rank_text,
     render_ascii,

@@ -1,11 +1,11 @@
-"""A leaderboard (:class:`scorekit.aggregate.leaderboard.Leaderboard`) rendered: ``table``,
+"""A leaderboard (:class:`scorekit.leaderboards.leaderboard.Leaderboard`) rendered: ``table``,
 ``markdown``, ``latex``, ``html``, ``csv`` (every interval in two columns) and ``json``."""
 
 from __future__ import annotations
 
 import math
 
-from scorekit.aggregate.leaderboard import Leaderboard
+from scorekit.leaderboards.leaderboard import Leaderboard
 from scorekit.harness_outputs.identity import display_names
 from scorekit.tables import render as render_table
 

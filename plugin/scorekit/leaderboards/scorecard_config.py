@@ -240,7 +240,7 @@ class _Checker:
 
 def is_old_layout(data: Any) -> bool:
     """A top-level ``benchmarks`` without ``categories``: the old leaderboard layout
-    (:mod:`scorekit.aggregate.old_layout` converts it)."""
+    (:mod:`scorekit.leaderboards.old_layout` converts it)."""
     return isinstance(data, dict) and "benchmarks" in data and "categories" not in data
 
 

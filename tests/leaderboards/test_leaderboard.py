@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scorekit.cli import main
-from tests.aggregate.leaderboard_fixtures.layouts import (
+from tests.leaderboards.leaderboard_fixtures.layouts import (
     BBH_SUBTASKS,
     GPQA_MUSR_CONFIG,
     lm_eval_body,
@@ -81,7 +81,7 @@ def test_pythia_410m_to_1e14_and_score_gives_the_same_numbers(tmp_path, capsys, 
 
 def test_pythia_clamping_after_averaging_would_be_wrong(golden):
     """Guard the fixture's point: clamping the BBH mean instead of each subtask misses by points."""
-    from scorekit.aggregate.threshold import threshold_score
+    from scorekit.leaderboards.threshold import threshold_score
 
     raw = [golden["results"][f"leaderboard_bbh_{s}"]["acc_norm,none"] for s in BBH_SUBTASKS]
     bounds = {"boolean_expressions": 2, "causal_judgement": 2, "date_understanding": 6, "disambiguation_qa": 3,

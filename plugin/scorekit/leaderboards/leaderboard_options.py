@@ -1,6 +1,6 @@
 """``scorekit leaderboard``, built: the options checked, the results files read (with a progress
 bar that appears only when useful, :class:`Progress`), the board built
-(:func:`scorekit.aggregate.leaderboard.build_leaderboard`), rendered and drawn, and its notes;
+(:func:`scorekit.leaderboards.leaderboard.build_leaderboard`), rendered and drawn, and its notes;
 the command writes them (:class:`Output`, as ``scorekit scorecard``'s)."""
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ class Output:
 
 def results_notes(loaded, notes: dict, missing: list[str], *, every: bool) -> list[str]:  # noqa: ANN001
     """A leaderboard's or scorecard's notes, in order: results overridden by newer ones, the
-    models' notes (:func:`~scorekit.aggregate.scorecard.note_lines`), what is missing, the files skipped."""
-    from scorekit.aggregate.leaderboard import override_notes
-    from scorekit.aggregate.scorecard import note_lines
+    models' notes (:func:`~scorekit.leaderboards.scorecard.note_lines`), what is missing, the files skipped."""
+    from scorekit.leaderboards.leaderboard import override_notes
+    from scorekit.leaderboards.scorecard import note_lines
 
     summary = loaded.skipped_summary()
     return [*override_notes(loaded.models.values()), *note_lines(notes, every=every), *missing, *([summary] if summary else [])]
@@ -75,10 +75,10 @@ def build(args: argparse.Namespace) -> Output:
 
 
 def _build(args: argparse.Namespace) -> Output:
-    from scorekit.aggregate import leaderboard as lb
-    from scorekit.aggregate.leaderboard_render import render
-    from scorekit.aggregate.results_files import load_results
-    from scorekit.aggregate.scorecard_config import load_scorecard_config
+    from scorekit.leaderboards import leaderboard as lb
+    from scorekit.leaderboards.leaderboard_render import render
+    from scorekit.leaderboards.results_files import load_results
+    from scorekit.leaderboards.scorecard_config import load_scorecard_config
     from scorekit.files import check_output, refuse_input_as_output
     from scorekit.resources import find_config
 
@@ -101,7 +101,7 @@ def _build(args: argparse.Namespace) -> Output:
     text = render(board, args.format, raw=args.raw, digits=args.digits)
     image = None
     if args.plot:
-        from scorekit.aggregate.plots import leaderboard_png
+        from scorekit.leaderboards.plots import leaderboard_png
 
         image = leaderboard_png(board.rows, board.columns, title=board.title, fmt=plot_fmt)
     notes = results_notes(loaded, {row.model: row.notes for row in board.rows}, lb.missing_notes(board.rows), every=args.verbose)
@@ -113,7 +113,7 @@ def _build(args: argparse.Namespace) -> Output:
 
 def convert(args: argparse.Namespace) -> tuple[str, Path | None]:
     """``--convert``: the old-layout ``--config`` in the one layout, and where it goes."""
-    from scorekit.aggregate.old_layout import convert_old_layout
+    from scorekit.leaderboards.old_layout import convert_old_layout
     from scorekit.files import check_output
     from scorekit.resources import find_config
 

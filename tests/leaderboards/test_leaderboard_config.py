@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekit.aggregate.leaderboard import columns
-from scorekit.aggregate.results_files import check_fraction
-from scorekit.aggregate.scorecard_config import load_scorecard_config
-from scorekit.aggregate.threshold import scorecard_values
+from scorekit.leaderboards.leaderboard import columns
+from scorekit.leaderboards.results_files import check_fraction
+from scorekit.leaderboards.scorecard_config import load_scorecard_config
+from scorekit.leaderboards.threshold import scorecard_values
 from scorekit.errors import ScorekitError
 from scorekit.resources import config_path
-from tests.aggregate.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG
+from tests.leaderboards.leaderboard_fixtures.layouts import GPQA_MUSR_CONFIG
 
 fractions = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 
@@ -77,7 +77,7 @@ def test_each_part_clamped_before_averaging_unless_mean_value(tmp_path):
 
 @given(st.lists(fractions, min_size=1, max_size=24), st.lists(st.integers(2, 20), min_size=24, max_size=24), st.data())
 def test_benchmark_score_in_range_and_monotone_in_each_part(values, choices, data):
-    from scorekit.aggregate.scorecard_config import ConfigBenchmark, ConfigCategory, ConfigMetric, ScorecardConfig
+    from scorekit.leaderboards.scorecard_config import ConfigBenchmark, ConfigCategory, ConfigMetric, ScorecardConfig
 
     specs = tuple(ConfigMetric("c", "b", f"t{i}", ((f"t{i}", "m"),), 1.0, 1 / choices[i]) for i in range(len(values)))
     cfg = ScorecardConfig("x", (ConfigCategory("c", 1.0, (ConfigBenchmark("c", "b", 1.0, specs),)),), scale=100.0)
@@ -188,7 +188,7 @@ def test_leaderboard_runs_a_normalizer_beside_its_config_only_with_allow_code(tm
     import uuid
 
     from scorekit.cli import main
-    from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lm_eval_results
+    from tests.leaderboards.leaderboard_fixtures.layouts import lm_eval_body, write_lm_eval_results
 
     module = f"sk_lb_norm_{uuid.uuid4().hex[:8]}"
     (tmp_path / f"{module}.py").write_text("def half(value, good, bad):\n    return 0.5\n", encoding="utf-8")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from scorekit.aggregate.rank import RankedBenchmark, RankData, compute_ranking, parse_rank_text
+from scorekit.leaderboards.rank import RankedBenchmark, RankData, compute_ranking, parse_rank_text
 from scorekit.metrics.intervals import std_interval, t_interval
 
 

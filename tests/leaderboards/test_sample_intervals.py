@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekit.aggregate.prompt_intervals import summary_intervals
-from scorekit.aggregate.scorecard_config import load_scorecard_config
+from scorekit.leaderboards.prompt_intervals import summary_intervals
+from scorekit.leaderboards.scorecard_config import load_scorecard_config
 from scorekit.cli import main
 from scorekit.robustness.readers import read_paths
 

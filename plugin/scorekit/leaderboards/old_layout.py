@@ -32,7 +32,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL, is_old_layout
+from scorekit.leaderboards.scorecard_config import LEADERBOARD_OVERALL, is_old_layout
 from scorekit.yaml_config import LineMap, read_yaml
 from scorekit.errors import ScorekitError
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekit.aggregate.scorecard_config import load_scorecard_config
-from scorekit.aggregate.threshold import (
+from scorekit.leaderboards.scorecard_config import load_scorecard_config
+from scorekit.leaderboards.threshold import (
     BadValue,
     roll_up,
     scorecard_values,

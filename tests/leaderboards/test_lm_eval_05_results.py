@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekit.aggregate.results_files import load_results, read_results_file, unqualified
+from scorekit.leaderboards.results_files import load_results, read_results_file, unqualified
 from scorekit.cli import main
 
 CORPUS = Path(__file__).resolve().parents[1] / "conformance" / "corpus"

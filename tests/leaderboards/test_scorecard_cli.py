@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scorekit.aggregate.scorecard_config import import_normalizer, load_scorecard_config
-from scorekit.aggregate.threshold import threshold_score
+from scorekit.leaderboards.scorecard_config import import_normalizer, load_scorecard_config
+from scorekit.leaderboards.threshold import threshold_score
 from scorekit.cli import main
 from scorekit.errors import ScorekitError
 from scorekit.resources import config_path
-from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
+from tests.leaderboards.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
 
 GOLDEN = Path(__file__).resolve().parent / "leaderboard_fixtures" / "oll-golden-pythia-410m.json"
 

@@ -2,8 +2,8 @@
 
 The Open LLM Leaderboard's normalization, ``max(0, (v - 1/n) / (1 - 1/n)) * 100``, is threshold
 scoring with good = 1 and bad = chance on a 0-100 scale, so a leaderboard is a
-:mod:`scorekit.aggregate.scorecard_config` config (``configs/open_llm_leaderboard_v2.yaml``)
-scored by :func:`scorekit.aggregate.scorecard.scorecard_results` with two rules of its own:
+:mod:`scorekit.leaderboards.scorecard_config` config (``configs/open_llm_leaderboard_v2.yaml``)
+scored by :func:`scorekit.leaderboards.scorecard.scorecard_results` with two rules of its own:
 
 - every value used must be a fraction in [0, 1] (else :class:`ScorekitError` naming the file
   and ``results["task"]["metric"]``);
@@ -13,9 +13,9 @@ scored by :func:`scorekit.aggregate.scorecard.scorecard_results` with two rules 
 
 A column's raw value is the weighted mean of its metrics' values (weights 1: the plain mean).
 Stderr, intervals (score -/+ z * stderr cut to [0, scale]) and ``indistinguishable_from_best``
-come from the scoring (:mod:`scorekit.aggregate.threshold`, :func:`scorecard.rank`). A config
+come from the scoring (:mod:`scorekit.leaderboards.threshold`, :func:`scorecard.rank`). A config
 of SCORE per-prompt accuracies has no stderr in the results files; :func:`add_sample_intervals`
-gives its columns the bootstrap intervals of :mod:`scorekit.aggregate.prompt_intervals` from the
+gives its columns the bootstrap intervals of :mod:`scorekit.leaderboards.prompt_intervals` from the
 runs' samples logs (the intervals ``scorekit demo`` prints).
 """
 
@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from scorekit.aggregate.results_files import ModelResults
-from scorekit.aggregate.scorecard import Note
+from scorekit.leaderboards.results_files import ModelResults
+from scorekit.leaderboards.scorecard import Note
 from scorekit.harness_outputs.kinds import LIGHTEVAL
-from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL, ScorecardConfig, load_scorecard_config
+from scorekit.leaderboards.scorecard_config import LEADERBOARD_OVERALL, ScorecardConfig, load_scorecard_config
 from scorekit.errors import listed
 
 DEFAULT_CONFIG = "open_llm_leaderboard_v2.yaml"
@@ -169,7 +169,7 @@ def compute_leaderboard(models: Iterable[ModelResults],
     ``config`` is one config for every model, or several to choose from by harness
     (:func:`config_for`).
     """
-    from scorekit.aggregate.scorecard import rank, scorecard_results
+    from scorekit.leaderboards.scorecard import rank, scorecard_results
 
     configs = [config] if isinstance(config, ScorecardConfig) else list(config)
     groups: dict[int, tuple[ScorecardConfig, list[ModelResults]]] = {}
@@ -191,14 +191,14 @@ def compute_leaderboard(models: Iterable[ModelResults],
 def add_sample_intervals(rows: Sequence[LeaderboardRow], models: dict[str, ModelResults],
                          configs: Sequence[ScorecardConfig]) -> None:
     """Give each row whose columns lack an interval, scored with a config of SCORE per-prompt
-    accuracies (:func:`scorekit.aggregate.prompt_intervals.prompt_columns`), the bootstrap
-    intervals of its runs' samples logs (:func:`~scorekit.aggregate.prompt_intervals.summary_intervals`)
+    accuracies (:func:`scorekit.leaderboards.prompt_intervals.prompt_columns`), the bootstrap
+    intervals of its runs' samples logs (:func:`~scorekit.leaderboards.prompt_intervals.summary_intervals`)
     in :attr:`LeaderboardRow.sampled`, and replace its notes of unknown stderr by one note saying
     where the intervals come from. The columns' raw values the samples give (each the mean of its
     prompts' accuracies) must equal the row's (to 1e-9), else the samples are not those scores'
     documents and nothing is used; samples that cannot be read are said in a note, never an error
     (the intervals are extra)."""
-    from scorekit.aggregate.prompt_intervals import prompt_columns
+    from scorekit.leaderboards.prompt_intervals import prompt_columns
 
     by_name = {config_name(c): (c, prompt_columns(c)) for c in configs}
     for row in rows:
@@ -215,7 +215,7 @@ def add_sample_intervals(rows: Sequence[LeaderboardRow], models: dict[str, Model
 
 def _samples_files(model: ModelResults, parts) -> list[str] | None:
     """The results and samples files of every task the columns read, or None if one is missing."""
-    from scorekit.aggregate.results_files import find
+    from scorekit.leaderboards.results_files import find
     from scorekit.harness_outputs.samples import run_samples_file
 
     paths: list[str] = []
@@ -231,7 +231,7 @@ def _samples_files(model: ModelResults, parts) -> list[str] | None:
 def _bootstrap(row: LeaderboardRow, paths: list[str], config: ScorecardConfig, lacking: list[str]) -> str | None:
     """Set ``row.sampled`` from the samples ``paths`` (see :func:`add_sample_intervals`);
     the note to add (None when nothing was found to say)."""
-    from scorekit.aggregate.prompt_intervals import raw_values, summary_intervals
+    from scorekit.leaderboards.prompt_intervals import raw_values, summary_intervals
     from scorekit.errors import ScorekitError
     from scorekit.robustness.readers import read_paths
 

@@ -1,12 +1,12 @@
 """``scorekit scorecard``, built: the options declared and checked, the results files read, scored
-(:func:`scorekit.aggregate.scorecard.build_scorecard`) and rendered, and the notes."""
+(:func:`scorekit.leaderboards.scorecard.build_scorecard`) and rendered, and the notes."""
 
 from __future__ import annotations
 
 import argparse
 
 from scorekit import checks
-from scorekit.aggregate.leaderboard_run import Output, results_notes
+from scorekit.leaderboards.leaderboard_options import Output, results_notes
 from scorekit.tables import FORMATS
 
 DETAILS = ("category", "benchmark", "metric")
@@ -30,10 +30,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def build(args: argparse.Namespace) -> Output:
     """Everything ``scorekit scorecard PATH...`` says, computed; one line for bad input."""
-    from scorekit.aggregate.results_files import load_results
-    from scorekit.aggregate.scorecard import build_scorecard
-    from scorekit.aggregate.scorecard_config import load_scorecard_config
-    from scorekit.aggregate.scorecard_render import render
+    from scorekit.leaderboards.results_files import load_results
+    from scorekit.leaderboards.scorecard import build_scorecard
+    from scorekit.leaderboards.scorecard_config import load_scorecard_config
+    from scorekit.leaderboards.scorecard_render import render
     from scorekit.files import check_output, refuse_input_as_output
     from scorekit.resources import find_config
 

@@ -1,4 +1,4 @@
-"""The scorecard (ranked rows of :func:`scorekit.aggregate.scorecard.build_scorecard`) rendered:
+"""The scorecard (ranked rows of :func:`scorekit.leaderboards.scorecard.build_scorecard`) rendered:
 ``table``, ``markdown``, ``latex``, ``html``, ``csv`` to the level ``detail`` asks, and ``json``
 with every level (docs/scorecard.md)."""
 

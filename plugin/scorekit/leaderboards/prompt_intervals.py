@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekit.aggregate.scorecard_config import LEADERBOARD_OVERALL, ScorecardConfig
+from scorekit.leaderboards.scorecard_config import LEADERBOARD_OVERALL, ScorecardConfig
 
 Part = tuple[str, int, bool, Any]  # (task, prompt, macro accuracy?, metric spec)
 
@@ -37,7 +37,7 @@ def prompt_columns(config: ScorecardConfig) -> list[tuple[str, list[Part]]] | No
 def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, dict[str, tuple[float, float, float]]]:
     """``{model: {column: (estimate, low, high)}}`` for the summary's columns and Average, by a
     bootstrap over questions of the leaderboard of ``config`` (:func:`prompt_columns`; the scores
-    of :func:`scorekit.aggregate.leaderboard.compute_leaderboard`), from the runs' sample sets
+    of :func:`scorekit.leaderboards.leaderboard.compute_leaderboard`), from the runs' sample sets
     (:func:`scorekit.robustness.readers.read_paths`).
 
     Every question of every column is one row (its
@@ -53,7 +53,7 @@ def summary_intervals(samples, config, confidence: float = 0.95) -> dict[str, di
 
     import numpy as np
 
-    from scorekit.aggregate.threshold import threshold_score
+    from scorekit.leaderboards.threshold import threshold_score
     from scorekit.metrics.intervals import bootstrap_intervals, wilson_interval
 
     def scale(value, spec):  # the config's score of one part (good = 1, bad = chance, 0-100)

@@ -1,7 +1,7 @@
 """`scorekit leaderboard --config OLD --convert`: a config in the old leaderboard layout (a list
 of columns) printed in the one layout, giving the leaderboard the old config gave.
 
-The old shipped configs in tests/aggregate/old_layout/ are the files of configs/ before the one
+The old shipped configs in tests/leaderboards/old_layout/ are the files of configs/ before the one
 config engine (git f63c903^). "What the old config gave" is computed here by the old layout's
 documented rule: a column is the mean over its parts (keys x metrics) of
 max(0, (v - lower) / (1 - lower)) * 100, or that of the parts' mean with mean_raw; the Average
@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scorekit.aggregate.old_layout import convert_old_layout
-from scorekit.aggregate.scorecard_config import load_scorecard_config
+from scorekit.leaderboards.old_layout import convert_old_layout
+from scorekit.leaderboards.scorecard_config import load_scorecard_config
 from scorekit.cli import main
 from scorekit.resources import config_path
-from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
+from tests.leaderboards.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
 
 OLD = Path(__file__).parent / "old_layout"
 

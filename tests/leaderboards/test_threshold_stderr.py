@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from scorekit.aggregate.scorecard_config import load_scorecard_config
-from scorekit.aggregate.threshold import scorecard_values
-from tests.aggregate.test_threshold import FULL, HIERARCHY
+from scorekit.leaderboards.scorecard_config import load_scorecard_config
+from scorekit.leaderboards.threshold import scorecard_values
+from tests.leaderboards.test_threshold import FULL, HIERARCHY
 
 SE = {"t1": {"x_stderr": 0.02, "y_stderr": 0.5}, "t2": {"x_stderr": 0.03}, "t3": {"x_stderr": 0.01, "z_stderr": 0.2}}
 

@@ -1,15 +1,15 @@
 """A scoring config applied to merged results files: what ``scorekit scorecard`` and ``scorekit
 leaderboard`` share.
 
-For each model and each metric of the config (:mod:`scorekit.aggregate.scorecard_config`), in
+For each model and each metric of the config (:mod:`scorekit.leaderboards.scorecard_config`), in
 config order, :func:`gather` finds the value the metric reads:
 
-- **Lookup**: the first of the metric's keys present (:func:`scorekit.aggregate.threshold.lookup_value`,
+- **Lookup**: the first of the metric's keys present (:func:`scorekit.leaderboards.threshold.lookup_value`,
   a config key matching ``task``, ``suite|task`` or ``suite|task|n``); when several results keys
   match (``ifeval|0`` and ``ifeval|5`` from two runs) the newest run's is used and a note says so.
 - **Groups without values**: a key naming an lm-eval group the file holds as ``{" ": " "}``, or
   not at all, gets lm-eval's size-weighted group value from its subtasks
-  (:func:`scorekit.aggregate.results_files.group_value`; sizes from ``n-samples``, else the
+  (:func:`scorekit.leaderboards.results_files.group_value`; sizes from ``n-samples``, else the
   metric's ``subtask_sizes``), with a note; its stderr is unknown. What cannot be derived is
   recorded as *absent* (a results key, or why the group value is missing).
 - **Not asked**: a NaN of a task written with ``scorekit variants --budget`` (its results
@@ -19,10 +19,10 @@ config order, :func:`gather` finds the value the metric reads:
 - **Fractions** (``fractions=True``, the leaderboard's rule): every other value used must be a
   number in [0, 1], else :class:`ScorekitError` naming the file and ``results["task"]["metric"]``.
 - **Stderr** ``"N/A"`` (lm-eval's IFEval instruction level): computed from the run's samples
-  log when there is one (:func:`scorekit.aggregate.results_files.samples_stderr`), with a note;
+  log when there is one (:func:`scorekit.leaderboards.results_files.samples_stderr`), with a note;
   otherwise a note says which interval is unknown.
 
-:func:`scorecard_results` then scores with :func:`scorekit.aggregate.threshold.scorecard_values`,
+:func:`scorecard_results` then scores with :func:`scorekit.leaderboards.threshold.scorecard_values`,
 naming the results file or config for a bad value or a failing normalizer, and :func:`rank`
 orders the models (best overall first, models without one last, by name) and marks which are
 indistinguishable from the best.
@@ -34,7 +34,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from scorekit.aggregate.results_files import (
+from scorekit.leaderboards.results_files import (
     ModelResults,
     check_fraction,
     find,
@@ -43,7 +43,7 @@ from scorekit.aggregate.results_files import (
     stderr_key,
     stderr_value,
 )
-from scorekit.aggregate.scorecard_config import ScorecardConfig
+from scorekit.leaderboards.scorecard_config import ScorecardConfig
 from scorekit.errors import ScorekitError, listed
 
 # The kinds of :class:`Note`, and how a summary line counts them (``{n}`` notes of one model,
@@ -200,9 +200,9 @@ def _run_time_of(model: ModelResults) -> Callable[[str], Any]:
 
 def scorecard_results(models: Iterable[ModelResults], config: ScorecardConfig, *, missing: str = "partial",
                   fractions: bool = False) -> tuple[list[dict[str, Any]], Inputs]:
-    """``(scored models, inputs)``: :func:`gather`, then :func:`scorekit.aggregate.threshold.scorecard_values`
+    """``(scored models, inputs)``: :func:`gather`, then :func:`scorekit.leaderboards.threshold.scorecard_values`
     (one dict per model, in input order, each with its ``sources``)."""
-    from scorekit.aggregate.threshold import BadValue, NormalizerError, scorecard_values
+    from scorekit.leaderboards.threshold import BadValue, NormalizerError, scorecard_values
 
     by_name = {m.model: m for m in models}
     inputs = gather(by_name.values(), config, fractions=fractions)

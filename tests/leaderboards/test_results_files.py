@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekit.aggregate.results_files import discover, load_results, merge, read_results_file
+from scorekit.leaderboards.results_files import discover, load_results, merge, read_results_file
 from scorekit.errors import ScorekitError
 from scorekit.harness_outputs.kinds import LIGHTEVAL, LM_EVAL
-from tests.aggregate.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
+from tests.leaderboards.leaderboard_fixtures.layouts import lm_eval_body, write_lighteval_results, write_lm_eval_results
 
 VALUES = {
     "leaderboard_gpqa": {"acc_norm,none": 0.3},
