@@ -10,11 +10,17 @@ A budgeted run observes B of the V cells y_qv (1 = correct) of each question q. 
   always-right and always-wrong questions of real benchmarks);
 - beta_v, the variant's effect, is drawn from a Student t (nu, 0, tau) -- a spread tau with
   tails nu in {1, 2, 4, 10, inf} -- or, with a share eps in {3, 6, 12, 25}% of the variants,
-  sits at one point mu in {-6, -5.5, ..., 6} instead: a cluster of prompts that break the
-  answer format and score near 0, which no single bell shape fits. (nu, tau, eps, mu) is not
-  fitted but *integrated*: a prior on the grid (49 values of tau from 0 to 4; nu uniform;
-  "no cluster" half the mass, the 100 clusters the other half) and the posterior computed
-  exactly on it, so the doubt about how spread the variants are is in every interval. Two
+  sits at one point mu in {-6, -5.5, ..., 0} instead: a cluster of prompts that break the
+  answer format and score near 0, which no single bell shape fits. A broken prompt loses
+  answers and never gains them, so the cluster sits at or below the centre of the others
+  (their upper tail is the t's). (nu, tau, eps, mu) is not fitted but *integrated*: a prior on
+  the grid (49 values of tau from 0 to 4; nu uniform; "no cluster" a quarter of the mass, the
+  52 clusters the rest) and the posterior computed exactly on it, so the doubt about how
+  spread the variants are is in every interval. With 20 answers per variant a t with heavy
+  tails explains a cluster of 8% at -3 about as well as the cluster does (Bayes factors near
+  1), so the prior decides; "no cluster" at half the mass and mu over -6..6 (most of the 100
+  clusters far from the data) left the cluster a quarter to a half of the posterior, and the 5%
+  quantile's interval covered 75% of the simulated broken families (docs/budget.md). Two
   priors on tau are kept: ``flat`` (uniform in tau) and ``spike`` (half its mass on tau = 0,
   no variant effect, half flat); :mod:`~scorekit.robustness.budget.estimate` says why.
 
@@ -57,10 +63,11 @@ BETA = np.linspace(-6.0, 6.0, 481)
 _NU = (1.0, 2.0, 4.0, 10.0, np.inf)
 _TAU = np.concatenate([[0.0], np.geomspace(0.02, 4.0, 48)])
 _CLUSTER_SHARE = (0.03, 0.06, 0.12, 0.25)
-_CLUSTER_AT = np.linspace(-6.0, 6.0, 25)
+_CLUSTER_AT = np.linspace(-6.0, 0.0, 13)  # below the centre only: a broken prompt loses answers
 _CLUSTER_INDEX = np.rint((_CLUSTER_AT - BETA[0]) / (BETA[1] - BETA[0])).astype(int)  # on the fine grid
 _N_CLUSTERS = 1 + len(_CLUSTER_SHARE) * len(_CLUSTER_AT)  # column 0: no cluster
-_LOG_CLUSTER = np.log(np.r_[0.5, np.full(_N_CLUSTERS - 1, 0.5 / (_N_CLUSTERS - 1))])
+_NO_CLUSTER = 0.25  # prior mass of "no cluster" (the model docstring says why not more)
+_LOG_CLUSTER = np.log(np.r_[_NO_CLUSTER, np.full(_N_CLUSTERS - 1, (1 - _NO_CLUSTER) / (_N_CLUSTERS - 1))])
 OUTER_ITERATIONS = 20
 _TOLERANCE = 1e-3
 _PI_STEPS = 20
