@@ -45,7 +45,6 @@ from scorekit.compare.budget import budget_metrics
 from scorekit.compare.core import MetricValues, Run, run_labels
 from scorekit.errors import ScorekitError, listed
 from scorekit.harness_outputs.formats import Format, QuestionFile
-from scorekit.harness_outputs.kinds import LIGHTEVAL
 
 __all__ = ["read_run", "read_runs"]
 
@@ -93,6 +92,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     """
     from scorekit.harness_outputs.folders import walk
     from scorekit.harness_outputs.registry import RunFolder, formats, log_format
+    from scorekit.robustness.readers import is_score_task
 
     root = Path(path)
     found = walk([root])  # the rules every command reads by; its notes say what it left out
@@ -113,7 +113,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
                 raise ScorekitError("not an lm-eval samples_<task>_<time>.jsonl, a lighteval details_<task>|<n>_<time>.parquet "
                                     "nor an Inspect .eval/.json log", path=f)
             continue
-        if _recomputed(qf):
+        if is_score_task(qf.format.name, qf.task):
             score_found = True
             continue
         models[qf.model].add(qf.key)
@@ -155,19 +155,6 @@ def read_run(path: str | os.PathLike[str]) -> tuple[str, dict[str, dict[str, Met
     if len(models) > 1:
         raise ScorekitError(f"holds runs of {len(models)} models ({listed(sorted(models))}); give one run per argument", path=root)
     return next(iter(models)), tasks, notes
-
-
-def _recomputed(qf: QuestionFile) -> bool:
-    """Whether the task of ``qf`` is read with the robustness readers: a SCORE task of either
-    harness, or a variant task ``scorekit variants`` wrote (lm-eval's ``robust_<family>_<T>``,
-    lighteval's ``robust_<family>_<T>:template_<t>`` / ``:position_<L>``, whose variant tasks
-    merge into their family's task as lm-eval's documents do, budgeted or not)."""
-    from scorekit.robustness.readers import is_score_task
-    from scorekit.robustness.readers.lighteval_details import parse_robust
-
-    if is_score_task(qf.format.name, qf.task):
-        return True
-    return qf.format.name == LIGHTEVAL and parse_robust(qf.task) is not None
 
 
 def _log_name(fmt: Format) -> str:

@@ -139,11 +139,16 @@ INSPECT_NOTE = ("scorekit robustness does not read Inspect logs (`lighteval eval
 
 
 def is_score_task(harness: str, task: str) -> bool:
-    """True when ``task`` (as the format ``harness`` names it) is a SCORE task these readers
-    recompute from the answers: lighteval's by :func:`~scorekit.robustness.benchmarks.
-    parse_lighteval_task`, lm-eval's by :func:`classify_task`; no other format's tasks are."""
+    """True when ``task`` (as the format ``harness`` names it) is a task these readers recompute
+    from the answers, a SCORE task or a variant task of ``scorekit variants``: lighteval's by
+    :func:`~scorekit.robustness.benchmarks.parse_lighteval_task` or
+    :func:`~scorekit.robustness.readers.lighteval_details.parse_robust` (its variant tasks
+    ``robust_<family>_<T>:template_<t>`` / ``:position_<L>``), lm-eval's by :func:`classify_task`
+    (which knows ``robust_<family>_<T>``); no other format's tasks are."""
     if harness == "lighteval":
-        return parse_lighteval_task(task) is not None
+        from scorekit.robustness.readers.lighteval_details import parse_robust
+
+        return parse_lighteval_task(task) is not None or parse_robust(task) is not None
     if harness == "lm-eval":
         return classify_task(task) is not None
     return False
