@@ -18,11 +18,12 @@ percentiles across the leaderboards it is on — the file holds ranks only, so t
 leaderboards is the one source of uncertainty it shows (the noise inside each leaderboard's
 ranking is not in the file and not covered):
 
-- ``score_ci``: Student t interval of the mean percentile
-  (:func:`scorekit.metrics.intervals.t_interval`, cut to [0, 1]) plus the penalty;
-- ``std_ci``: chi-square interval of the standard deviation
-  (:func:`scorekit.metrics.intervals.std_interval`, cut at 0.5, the largest std of values in
-  [0, 1]);
+- ``score_ci``: Student t interval of the mean percentile, mean -/+ t_{n-1} s / sqrt(n) with s
+  the sample std (ddof=1), cut to [0, 1], plus the penalty; scipy's ``t.interval``, except that
+  percentiles that all agree give a zero-width interval (scipy: NaN);
+- ``std_ci``: chi-square interval of the standard deviation,
+  [s sqrt((n-1)/chi2_{1-a/2, n-1}), s sqrt((n-1)/chi2_{a/2, n-1})], cut at 0.5 (the largest std of
+  values in [0, 1]); exact only for normal values (coverage of both: docs/uncertainty.md);
 - pairwise: model k is *ahead of* model i when score_i - score_k > t_nu * sqrt(se_i^2 + se_k^2),
   se = sample std (ddof=1) / sqrt(n), nu the Welch-Satterthwaite degrees of freedom (two
   independent means; not paired on shared leaderboards);
@@ -337,9 +338,8 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
 class _Spread:
     """Per model, from its percentiles on the leaderboards it is on (NaN under 2 values): their
     number, the squared standard error of their mean (sample variance / n), and the Student t
-    interval of the mean and the chi-square interval of the std, the formulas of
-    :func:`scorekit.metrics.intervals.t_interval` and :func:`~scorekit.metrics.intervals.std_interval`
-    computed for all models with the same number of values at once (one quantile per number)."""
+    interval of the mean and the chi-square interval of the std (module docstring), computed for
+    all models with the same number of values at once (one quantile per number)."""
 
     size: np.ndarray
     se2: np.ndarray
