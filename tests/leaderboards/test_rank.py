@@ -14,7 +14,6 @@ from scorekit.leaderboards.rank import (
     compute_ranking,
     parse_rank_text,
     render_ascii,
-    sparse_penalty,
 )
 from scorekit.cli import main
 from scorekit.errors import ScorekitError
@@ -63,7 +62,11 @@ def write(tmp_path: Path, text: str, name: str = "ranks.txt") -> Path:
 
 
 def test_penalties():
-    assert [sparse_penalty(n) for n in (1, 2, 3, 4, 10)] == [0.25, 0.10, 0.0, 0.0, 0.0]
+    ranks = {f"m{n}": [1] * n + [None] * (10 - n) for n in (1, 2, 3, 4, 10)}
+    text = "".join(f"B{j}=" + repr({m: r[j] for m, r in ranks.items()} | {"known_totals": 4}) + "\n" for j in range(10))
+    rows = {r.n_benchmarks: r for r in compute_ranking(parse_rank_text(text + "{}"))}
+    assert [rows[n].penalty for n in (1, 2, 3, 4, 10)] == [0.25, 0.10, 0.0, 0.0, 0.0]
+    assert all(r.score == r.mean + r.penalty for r in rows.values())
 
 
 def test_hand_computed_example():

@@ -63,11 +63,6 @@ RANK_RANGE_MODELS_MAX = 5_000
 _PAIRS_PER_BLOCK = 1 << 20
 
 
-def sparse_penalty(n_benchmarks: int) -> float:
-    """Penalty added to the mean percentile: 0.25 for 1 benchmark, 0.10 for 2, else 0."""
-    return {1: 0.25, 2: 0.10}.get(n_benchmarks, 0.0)
-
-
 @dataclass(frozen=True)
 class RankedBenchmark:
     name: str
