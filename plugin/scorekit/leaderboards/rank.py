@@ -272,7 +272,7 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
     """Aggregate the benchmarks of ``data`` into rows, best first, with their intervals at
     ``confidence`` (see the module docstring).
 
-    Models with no rank in any benchmark are not in the result (see :func:`unranked_models`).
+    Models with no rank in any benchmark are not in the result (:func:`ranking_notes` names them).
     Time grows linearly with the models (the rank ranges: with the square of the models that have
     intervals, at most :data:`RANK_RANGE_MODELS_MAX`).
     """
@@ -419,26 +419,16 @@ def _ahead_counts(spread: _Spread, score: np.ndarray, confidence: float) -> tupl
     return ahead_of_it, behind_it
 
 
-def unranked_models(data: RankData) -> list[str]:
-    """Models that appear only with None ranks (left out of the ranking)."""
-    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
-    listed = {m for b in data.benchmarks for m in b.ranks}
-    return sorted(listed - ranked)
-
-
-def costs_without_ranks(data: RankData) -> list[str]:
-    """Models in the cost dictionary that have no rank anywhere (not shown)."""
-    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
-    return sorted(set(data.costs) - ranked)
-
-
 def ranking_notes(data: RankData, rows: Sequence[RankRow]) -> list[str]:
-    """What the ranking leaves out or cannot say: models without ranks, costs without ranks,
-    models on one benchmark (no intervals), rank ranges not computed (too many models)."""
+    """What the ranking leaves out or cannot say: models listed only with None ranks, models in
+    the cost dictionary with no rank anywhere, models on one benchmark (no intervals), rank
+    ranges not computed (too many models)."""
+    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
     notes = []
     for models, why in (
-        (unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
-        (costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
+        (sorted({m for b in data.benchmarks for m in b.ranks} - ranked),
+         "have no rank in any benchmark (all None) and are left out"),
+        (sorted(set(data.costs) - ranked), "have a cost but no rank in any benchmark and are not shown"),
         ([r.model for r in rows if r.score_ci is None],
          "are on one benchmark only: one percentile shows no spread, so they have no intervals (N/A) and "
          "are never counted as ahead of or behind another model"),
