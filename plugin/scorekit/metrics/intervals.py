@@ -280,8 +280,9 @@ def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boo
     (tail levels widened for Q: Hesterberg 2015).
 
     ``method="basic"`` gives the basic (reverse-percentile) interval [2θ - q_hi, 2θ - q_lo],
-    which corrects a statistic's first-order bias (``compare`` uses it for the paired
-    difference of two runs' spreads). Neither covers a spread itself honestly (the range ~90%;
+    which corrects a statistic's first-order bias (``compare`` used it for the paired
+    difference of two runs' spreads, before the box of ``spread_bounds``: docs/uncertainty.md).
+    Neither covers a spread itself honestly (the range ~90%;
     the std of equally accurate prompts 50-58%: docs/uncertainty.md): use
     :func:`spread_bounds` for that.
 
