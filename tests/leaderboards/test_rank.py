@@ -13,8 +13,8 @@ import pytest
 from scorekit.leaderboards.rank import (
     compute_ranking,
     parse_rank_text,
+    ranking_notes,
     render_ascii,
-    sparse_penalty,
 )
 from scorekit.cli import main
 from scorekit.errors import ScorekitError
@@ -63,7 +63,21 @@ def write(tmp_path: Path, text: str, name: str = "ranks.txt") -> Path:
 
 
 def test_penalties():
-    assert [sparse_penalty(n) for n in (1, 2, 3, 4, 10)] == [0.25, 0.10, 0.0, 0.0, 0.0]
+    ranks = {f"m{n}": [1] * n + [None] * (10 - n) for n in (1, 2, 3, 4, 10)}
+    text = "".join(f"B{j}=" + repr({m: r[j] for m, r in ranks.items()} | {"known_totals": 4}) + "\n" for j in range(10))
+    rows = {r.n_benchmarks: r for r in compute_ranking(parse_rank_text(text + "{}"))}
+    assert [rows[n].penalty for n in (1, 2, 3, 4, 10)] == [0.25, 0.10, 0.0, 0.0, 0.0]
+    assert all(r.score == r.mean + r.penalty for r in rows.values())
+
+
+def test_notes_name_what_the_ranking_leaves_out():
+    data = parse_rank_text(HAND.replace('{"m1":100, "m3":5}', '{"m1":100, "m3":5, "m9":1}'))
+    assert ranking_notes(data, compute_ranking(data)) == [
+        "1 model(s) have no rank in any benchmark (all None) and are left out: m3",
+        "2 model(s) have a cost but no rank in any benchmark and are not shown: m3, m9",
+        "1 model(s) are on one benchmark only: one percentile shows no spread, so they have no intervals (N/A) and are "
+        "never counted as ahead of or behind another model: m4",
+    ]
 
 
 def test_hand_computed_example():

@@ -10,7 +10,6 @@ import pytest
 from scipy import stats
 
 from scorekit.leaderboards.rank import RankedBenchmark, RankData, compute_ranking, parse_rank_text
-from scorekit.metrics.intervals import std_interval, t_interval
 
 
 def _data(ranks: dict[str, list[int | None]], totals: list[int]) -> RankData:
@@ -18,15 +17,18 @@ def _data(ranks: dict[str, list[int | None]], totals: list[int]) -> RankData:
     return RankData("sim", benches, {})
 
 
-def test_t_interval_matches_scipy_and_std_interval_is_chi_square():
-    x = [0.25, 0.3, 0.4, 0.12, 0.33]
-    lo, hi = t_interval(x)
-    ref = stats.t.interval(0.95, len(x) - 1, loc=np.mean(x), scale=stats.sem(x))
-    assert (lo, hi) == pytest.approx(ref, rel=1e-12)
-    s, df = np.std(x, ddof=1), len(x) - 1
-    slo, shi = std_interval(x, 0.9)
-    assert slo == pytest.approx(s * math.sqrt(df / stats.chi2.ppf(0.95, df)), rel=1e-12)
-    assert shi == pytest.approx(s * math.sqrt(df / stats.chi2.ppf(0.05, df)), rel=1e-12)
+def test_intervals_equal_scipys_t_and_chi_square():
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        n = int(rng.integers(2, 12))
+        confidence = float(rng.choice([0.8, 0.9, 0.95, 0.99]))
+        (row,) = compute_ranking(_data({"m": [int(r) for r in rng.integers(1, 1001, n)]}, [1000] * n), confidence)
+        x = np.array(list(row.percentiles.values()))
+        lo, hi = stats.t.interval(confidence, n - 1, loc=x.mean(), scale=stats.sem(x))
+        assert row.score_ci == pytest.approx((max(0.0, lo) + row.penalty, min(1.0, hi) + row.penalty), abs=1e-12)
+        s, df = np.std(x, ddof=1), n - 1
+        want = [s * math.sqrt(df / stats.chi2.ppf(q, df)) for q in ((1 + confidence) / 2, (1 - confidence) / 2)]
+        assert row.std_ci == pytest.approx([min(w, 0.5) for w in want], abs=1e-12)
 
 
 def test_hand_example_intervals():

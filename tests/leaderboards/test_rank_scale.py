@@ -8,12 +8,23 @@ import random
 
 import numpy as np
 import pytest
-from scipy.special import stdtrit
+from scipy.special import chdtri, stdtrit
 
 from scorekit.leaderboards import rank
-from scorekit.leaderboards.rank import RankData, RankedBenchmark, RankRow, compute_ranking, sparse_penalty
+from scorekit.leaderboards.rank import RankData, RankedBenchmark, RankRow, compute_ranking
 from scorekit.cli import main
-from scorekit.metrics.intervals import std_interval, t_interval
+
+
+def t_interval(v: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Student t interval of the mean: mean -/+ t_{n-1} s / sqrt(n), s with ddof=1."""
+    half = float(stdtrit(v.size - 1, (1 + confidence) / 2)) * float(v.std(ddof=1)) / math.sqrt(v.size)
+    return float(v.mean()) - half, float(v.mean()) + half
+
+
+def std_interval(v: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Chi-square interval of the std: s sqrt(df / chi2 quantile), chdtri taking the upper tail."""
+    df, s, alpha = v.size - 1, float(v.std(ddof=1)), 1 - confidence
+    return s * math.sqrt(df / float(chdtri(df, alpha / 2))), s * math.sqrt(df / float(chdtri(df, 1 - alpha / 2)))
 
 
 def reference_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
@@ -29,7 +40,7 @@ def reference_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]
     for i, m in enumerate(models):
         v = pct[i][~np.isnan(pct[i])]
         mean = float(np.nansum(pct[i]) / v.size)
-        pen = sparse_penalty(v.size)
+        pen = {1: 0.25, 2: 0.10}.get(v.size, 0.0)  # the module docstring's penalty
         dev = np.where(np.isnan(pct[i]), 0.0, pct[i] - mean)  # summed over every leaderboard, as the module does
         std = float(np.sqrt((dev**2).sum() / v.size))
         per.append((m, v, mean, pen, mean + pen, std))

@@ -18,7 +18,6 @@ from scorekit.metrics.intervals import (
     mcnemar_p,
     paired_bootstrap,
     spread_statistic,
-    t_interval,
     threshold_stderr,
     wilson_interval,
     z_value,
@@ -66,19 +65,6 @@ def test_wilson_equals_scipy():
                 ci = binomtest(int(k), n).proportion_ci(confidence, method="wilson")
                 assert abs(lows[k] - ci.low) < 1e-12 and abs(highs[k] - ci.high) < 1e-12, (k, n, confidence)
                 assert wilson_interval(int(k), n, confidence) == (lows[k], highs[k])
-
-
-def test_t_interval_equals_scipy():
-    from scipy.stats import t
-
-    rng = np.random.default_rng(3)
-    for _ in range(200):
-        x = rng.random(int(rng.integers(2, 30)))
-        confidence = float(rng.choice([0.8, 0.9, 0.95, 0.99]))
-        want = t.interval(confidence, x.size - 1, loc=x.mean(), scale=x.std(ddof=1) / math.sqrt(x.size))
-        assert np.allclose(t_interval(x, confidence), want, rtol=0, atol=1e-12)
-    # where they differ on purpose: identical values give a zero-width interval (scipy: nan)
-    assert t_interval([0.5, 0.5, 0.5]) == (0.5, 0.5)
 
 
 @pytest.mark.parametrize("p,want", [

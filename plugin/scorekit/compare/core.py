@@ -79,6 +79,7 @@ import numpy as np
 
 from scorekit.harness_outputs.values import KINDS, MetricValues, per_question
 from scorekit.compare.power import interval_mdd, mcnemar_mdd
+from scorekit.errors import listed
 from scorekit.metrics.intervals import (boundary_safe, bootstrap_interval, holm, inverted_p, mcnemar_interval,
                                         mcnemar_p, paired_bootstrap, spread_bounds, spread_statistic, unreported,
                                         wilson_interval)
@@ -101,8 +102,14 @@ class Run:
     notes: list[str] = field(default_factory=list)
 
 
+class _Row:
+    def to_json(self) -> dict:
+        """The row's fields, nan as None."""
+        return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in self.__dict__.items()}
+
+
 @dataclass
-class Comparison:
+class Comparison(_Row):
     """One row of ``scorekit compare`` (the JSON shape documented in docs/compare.md).
 
     ``p_value`` is the test's own (it agrees with ``ci_low``/``ci_high``); the adjusted ones
@@ -130,12 +137,9 @@ class Comparison:
     family: str = "logged"
     note: str | None = None
 
-    def to_json(self) -> dict:
-        return _json(self)
-
 
 @dataclass
-class Value:
+class Value(_Row):
     """One run's value of one metric on all its questions, with its interval (:func:`run_values`)."""
 
     task: str
@@ -149,14 +153,6 @@ class Value:
     method: str
     kind: str
     note: str | None = None  # why the value or its interval is nan
-
-    def to_json(self) -> dict:
-        return _json(self)
-
-
-def _json(row: Comparison | Value) -> dict:
-    """The row's fields, nan as None."""
-    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.__dict__.items()}
 
 
 def undefined_reason(kind: str, rows: np.ndarray) -> str | None:
@@ -220,7 +216,7 @@ def _reason_notes(reasons: Sequence[tuple[str | None, str]]) -> list[str]:
     for reason, name in reasons:
         if reason is not None:
             by_reason.setdefault(reason, []).append(name)
-    return [f"{reason}: {_name_ids(names)}" for reason, names in by_reason.items()]
+    return [f"{reason}: {listed(names, _SHOWN)}" for reason, names in by_reason.items()]
 
 
 def run_labels(models: Sequence[str]) -> list[str]:
@@ -255,12 +251,6 @@ def _statistic(kind: str):
     if kind in ("range", "std"):
         return spread_statistic(kind)
     return None
-
-
-def _name_ids(ids: list[str]) -> str:
-    from scorekit.errors import listed
-
-    return listed(ids, _SHOWN)
 
 
 def _by_content(ma: MetricValues, mb: MetricValues) -> bool:
@@ -300,7 +290,7 @@ def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: 
         ib.append(j)
     if differ:
         notes.append(f"{task}: {len(differ)} question id(s) hold different documents in {ra.label} and {rb.label} "
-                     f"(document hashes differ), not paired: {_name_ids(differ)}")
+                     f"(document hashes differ), not paired: {listed(differ, _SHOWN)}")
     a_only = [q for q in ma.ids if q not in pos_b]
     in_a = set(ma.ids)
     b_only = [q for q in mb.ids if q not in in_a]
@@ -308,7 +298,7 @@ def paired_rows(task: str, metric: str, ra: Run, rb: Run, ma: MetricValues, mb: 
         if only:
             other = rb.label if label == ra.label else ra.label
             notes.append(f"{task}: {len(only)} question(s) of {label} not in {other}, left out of their "
-                         f"comparison: {_name_ids([shown.get(q, q) for q in only])}")
+                         f"comparison: {listed([shown.get(q, q) for q in only], _SHOWN)}")
     if not ia:
         notes.append(f"{task} {metric}: {ra.label} and {rb.label} share no question; not compared")
         return None

@@ -47,7 +47,6 @@ class LeaderboardRow:
     missing: list[str]
     sources: list[str]
     config: str
-    average_column: str | None = AVERAGE
     missing_detail: dict[str, list[str]] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
     stderr: dict[str, float | None] = field(default_factory=dict)
@@ -136,7 +135,7 @@ def _row(m: dict, config: ScorecardConfig, notes: list[Note], absent: dict[str, 
                      if s.weight > 0 and node["metrics"][s.name]["value"] is not None]  # None: not asked
             raw[column] = sum(w * v for v, w in parts) / sum(w for _, w in parts)
     scores[AVERAGE], stderr[AVERAGE] = m["overall"], m["overall_stderr"]
-    return LeaderboardRow(m["model"], scores, raw, list(detail), m["sources"], config_name(config), AVERAGE, detail,
+    return LeaderboardRow(m["model"], scores, raw, list(detail), m["sources"], config_name(config), detail,
                           notes, stderr, m["indistinguishable_from_best"], config.scale)
 
 
@@ -270,10 +269,6 @@ def missing_notes(rows: Iterable[LeaderboardRow]) -> list[str]:
     for row in rows:
         if not row.missing:
             continue
-        parts = []
-        for col in row.missing:
-            absent = row.missing_detail.get(col, [])
-            parts.append(f"{col} (absent: {listed(absent)})")
-        tail = f"; {row.average_column} left out" if row.average_column else ""
-        lines.append(f"{row.model}: missing " + "; ".join(parts) + tail)
+        parts = [f"{col} (absent: {listed(row.missing_detail.get(col, []))})" for col in row.missing]
+        lines.append(f"{row.model}: missing " + "; ".join(parts) + f"; {AVERAGE} left out")
     return lines

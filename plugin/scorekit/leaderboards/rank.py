@@ -18,11 +18,12 @@ percentiles across the leaderboards it is on — the file holds ranks only, so t
 leaderboards is the one source of uncertainty it shows (the noise inside each leaderboard's
 ranking is not in the file and not covered):
 
-- ``score_ci``: Student t interval of the mean percentile
-  (:func:`scorekit.metrics.intervals.t_interval`, cut to [0, 1]) plus the penalty;
-- ``std_ci``: chi-square interval of the standard deviation
-  (:func:`scorekit.metrics.intervals.std_interval`, cut at 0.5, the largest std of values in
-  [0, 1]);
+- ``score_ci``: Student t interval of the mean percentile, mean -/+ t_{n-1} s / sqrt(n) with s
+  the sample std (ddof=1), cut to [0, 1], plus the penalty; scipy's ``t.interval``, except that
+  percentiles that all agree give a zero-width interval (scipy: NaN);
+- ``std_ci``: chi-square interval of the standard deviation,
+  [s sqrt((n-1)/chi2_{1-a/2, n-1}), s sqrt((n-1)/chi2_{a/2, n-1})], cut at 0.5 (the largest std of
+  values in [0, 1]); exact only for normal values (coverage of both: docs/uncertainty.md);
 - pairwise: model k is *ahead of* model i when score_i - score_k > t_nu * sqrt(se_i^2 + se_k^2),
   se = sample std (ddof=1) / sqrt(n), nu the Welch-Satterthwaite degrees of freedom (two
   independent means; not paired on shared leaderboards);
@@ -60,11 +61,6 @@ SAMPLE_FILE = "ranking_sample.txt"  # shipped in configs/
 # always given; models without intervals are never compared.
 RANK_RANGE_MODELS_MAX = 5_000
 _PAIRS_PER_BLOCK = 1 << 20
-
-
-def sparse_penalty(n_benchmarks: int) -> float:
-    """Penalty added to the mean percentile: 0.25 for 1 benchmark, 0.10 for 2, else 0."""
-    return {1: 0.25, 2: 0.10}.get(n_benchmarks, 0.0)
 
 
 @dataclass(frozen=True)
@@ -276,7 +272,7 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
     """Aggregate the benchmarks of ``data`` into rows, best first, with their intervals at
     ``confidence`` (see the module docstring).
 
-    Models with no rank in any benchmark are not in the result (see :func:`unranked_models`).
+    Models with no rank in any benchmark are not in the result (:func:`ranking_notes` names them).
     Time grows linearly with the models (the rank ranges: with the square of the models that have
     intervals, at most :data:`RANK_RANGE_MODELS_MAX`).
     """
@@ -337,9 +333,8 @@ def compute_ranking(data: RankData, confidence: float = 0.95) -> list[RankRow]:
 class _Spread:
     """Per model, from its percentiles on the leaderboards it is on (NaN under 2 values): their
     number, the squared standard error of their mean (sample variance / n), and the Student t
-    interval of the mean and the chi-square interval of the std, the formulas of
-    :func:`scorekit.metrics.intervals.t_interval` and :func:`~scorekit.metrics.intervals.std_interval`
-    computed for all models with the same number of values at once (one quantile per number)."""
+    interval of the mean and the chi-square interval of the std (module docstring), computed for
+    all models with the same number of values at once (one quantile per number)."""
 
     size: np.ndarray
     se2: np.ndarray
@@ -424,26 +419,16 @@ def _ahead_counts(spread: _Spread, score: np.ndarray, confidence: float) -> tupl
     return ahead_of_it, behind_it
 
 
-def unranked_models(data: RankData) -> list[str]:
-    """Models that appear only with None ranks (left out of the ranking)."""
-    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
-    listed = {m for b in data.benchmarks for m in b.ranks}
-    return sorted(listed - ranked)
-
-
-def costs_without_ranks(data: RankData) -> list[str]:
-    """Models in the cost dictionary that have no rank anywhere (not shown)."""
-    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
-    return sorted(set(data.costs) - ranked)
-
-
 def ranking_notes(data: RankData, rows: Sequence[RankRow]) -> list[str]:
-    """What the ranking leaves out or cannot say: models without ranks, costs without ranks,
-    models on one benchmark (no intervals), rank ranges not computed (too many models)."""
+    """What the ranking leaves out or cannot say: models listed only with None ranks, models in
+    the cost dictionary with no rank anywhere, models on one benchmark (no intervals), rank
+    ranges not computed (too many models)."""
+    ranked = {m for b in data.benchmarks for m, r in b.ranks.items() if r is not None}
     notes = []
     for models, why in (
-        (unranked_models(data), "have no rank in any benchmark (all None) and are left out"),
-        (costs_without_ranks(data), "have a cost but no rank in any benchmark and are not shown"),
+        (sorted({m for b in data.benchmarks for m in b.ranks} - ranked),
+         "have no rank in any benchmark (all None) and are left out"),
+        (sorted(set(data.costs) - ranked), "have a cost but no rank in any benchmark and are not shown"),
         ([r.model for r in rows if r.score_ci is None],
          "are on one benchmark only: one percentile shows no spread, so they have no intervals (N/A) and "
          "are never counted as ahead of or behind another model"),

@@ -29,10 +29,6 @@ def _columns(config, detail: str) -> list[tuple[str, Any]]:
     return cols
 
 
-def _node_score(node: dict[str, Any]) -> float | None:
-    return node["overall"] if "overall" in node else node["score"]
-
-
 def render(
     scored: list[dict[str, Any]], config, fmt: str, *, detail: str = "category", digits: int = 3, policy: str = "partial"
 ) -> str:
@@ -49,7 +45,7 @@ def render(
         row: list[Any] = [m["model"]]
         for _, get in cols:
             node = get(m)
-            score = _node_score(node)
+            score = node["overall"] if node is m else node["score"]
             if fmt == "csv":
                 row.append(score)
             elif score is None:

@@ -4,12 +4,9 @@ Pure numpy functions, no I/O. Throughout, NaN means "no score" (a missing value,
 value, or a node whose children all lack a score); callers keep the reason separately.
 
 - :func:`threshold_score`: ``clip((value - bad) / (good - bad), 0, 1)``, linear between the
-  thresholds; ``good < bad`` means lower is better. ``good == bad`` gives 1 where
-  ``value == good`` and 0 elsewhere. NaN in → NaN out; ``-0.0`` is returned as ``0.0``.
+  thresholds; ``good < bad`` means lower is better (edge cases: its docstring).
 - :func:`weighted_mean`: weighted mean over the entries that have a score and a positive
-  weight, the weights renormalized over those entries. No such entry → NaN. With
-  ``strict=True`` any positive-weight entry without a score makes the result NaN (ML-PEG's
-  NaN propagation).
+  weight, renormalized over them (``strict``: ML-PEG's NaN propagation; its docstring).
 - :func:`roll_up`: metric scores → group scores through one level of the hierarchy
   (metrics → benchmarks, benchmarks → categories, categories → overall), vectorized over
   models (rows).

@@ -20,9 +20,6 @@ Methods (``docs/uncertainty.md`` gives the measured coverage of each):
 - :func:`clustered_stderr` — the stderr of a per-document mean (or of an accuracy over items
   grouped in documents: IFEval's instructions) from a samples log, where the results file has
   none;
-- :func:`t_interval`, :func:`std_interval` — the mean and the standard deviation of a few
-  values (a model's percentiles across leaderboards, ``scorekit rank``): Student t and
-  chi-square intervals;
 - :func:`threshold_stderr` — a results file's stderr carried through a threshold score (the
   leaderboard's normalization is one; first-order, i.e. delta method);
 - :func:`unreported` — the one rule for when an interval is reported at all (every command
@@ -33,15 +30,14 @@ The consistency-rate interval lives with the rate (Korn-Graubard,
 
 Written here although libraries have them, with tests that pin the same numbers
 (tests/metrics/test_intervals.py): Wilson equals scipy's
-``binomtest(k, n).proportion_ci(method="wilson")`` and the t interval scipy's ``t.interval``
-(within 1e-15 on every count up to 40 questions and on random values), Holm equals statsmodels'
-``multipletests(method="holm")`` exactly. The libraries' forms do not fit the calls: scipy's
-Wilson takes one integer count at a time (scorekit passes arrays of per-option counts, and
-fractional counts), its t interval is NaN where every value is the same (scorekit gives the zero
-width the data show), and scipy has no Holm. Importing ``scipy.stats`` would also cost
-``scorekit robustness`` and ``scorekit rank``, which need only ``scipy.special`` (the quantiles
-used here: ``ndtri``, ``stdtrit``), 2.7x its import time (6.9 s against 2.6 s median on a
-2-core x86 machine at load ~10), and statsmodels pulls in pandas.
+``binomtest(k, n).proportion_ci(method="wilson")`` (within 1e-15 on every count up to 40
+questions), Holm equals statsmodels' ``multipletests(method="holm")`` exactly. The libraries'
+forms do not fit the calls: scipy's Wilson takes one integer count at a time (scorekit passes
+arrays of per-option counts, and fractional counts), and scipy has no Holm. Importing
+``scipy.stats`` would also cost ``scorekit robustness`` and ``scorekit rank``, which need only
+``scipy.special`` (the quantiles used here: ``ndtri``, ``stdtrit``), 2.7x its import time (6.9 s
+against 2.6 s median on a 2-core x86 machine at load ~10), and statsmodels pulls in pandas.
+(The t and chi-square intervals of ``scorekit rank`` are :mod:`scorekit.leaderboards.rank`'s.)
 """
 
 from __future__ import annotations
@@ -54,8 +50,8 @@ import numpy as np
 
 __all__ = [
     "BootstrapResult", "bootstrap_interval", "bootstrap_intervals", "holm", "indistinguishable", "inverted_p",
-    "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_statistic", "std_interval", "t_interval",
-    "threshold_stderr", "unreported", "wilson_interval", "z_value", "MIN_QUESTIONS",
+    "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_statistic", "threshold_stderr", "unreported",
+    "wilson_interval", "z_value", "MIN_QUESTIONS",
 ]
 
 Statistic = Callable[[np.ndarray], np.ndarray]
@@ -284,8 +280,9 @@ def bootstrap_interval(values: Any, statistic: Statistic | None = None, *, n_boo
     (tail levels widened for Q: Hesterberg 2015).
 
     ``method="basic"`` gives the basic (reverse-percentile) interval [2θ - q_hi, 2θ - q_lo],
-    which corrects a statistic's first-order bias (``compare`` uses it for the paired
-    difference of two runs' spreads). Neither covers a spread itself honestly (the range ~90%;
+    which corrects a statistic's first-order bias (``compare`` used it for the paired
+    difference of two runs' spreads, before the box of ``spread_bounds``: docs/uncertainty.md).
+    Neither covers a spread itself honestly (the range ~90%;
     the std of equally accurate prompts 50-58%: docs/uncertainty.md): use
     :func:`spread_bounds` for that.
 
@@ -641,54 +638,3 @@ def threshold_stderr(value: float, stderr: float, good: float, bad: float) -> fl
     if span == 0:
         return math.nan
     return float(stderr) / span
-
-
-def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
-    """Student t interval of the mean of ``values``: mean -/+ t_{n-1} * s / sqrt(n), s the
-    sample standard deviation (ddof=1).
-
-    For a handful of values (a model's percentiles on 2-10 leaderboards) where a bootstrap has
-    too few distinct resamples to be trusted. Assumes the values are independent draws from one
-    distribution: near nominal for symmetric ones, short for skewed ones (percentiles of a
-    strong model, piled up near 0: 84-92% at 2-10 values; docs/uncertainty.md).
-    Identical values give a zero-width interval (the data show no spread, which few values
-    cannot rule out). Fewer than 2 values: (nan, nan).
-
-    >>> [round(x, 4) for x in t_interval([0.1, 0.2, 0.3, 0.4])]
-    [0.0446, 0.4554]
-    >>> t_interval([0.5])
-    (nan, nan)
-    """
-    _check_confidence(confidence)
-    x = np.asarray(values, dtype=np.float64)
-    if x.size < 2:
-        return math.nan, math.nan
-    from scipy.special import stdtrit
-
-    half = float(stdtrit(x.size - 1, (1 + confidence) / 2)) * float(x.std(ddof=1)) / math.sqrt(x.size)
-    m = float(x.mean())
-    return m - half, m + half
-
-
-def std_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
-    """Chi-square interval of the standard deviation sigma of the distribution ``values`` come
-    from: [s sqrt((n-1)/chi2_{1-a/2, n-1}), s sqrt((n-1)/chi2_{a/2, n-1})], s with ddof=1.
-
-    It contains both s and the population (ddof=0) standard deviation. Exact for normal
-    values; for others (bounded, skewed) it is only indicative, and very wide for 2-3 values.
-    Identical values give (0, 0). Fewer than 2 values: (nan, nan).
-
-    >>> [round(x, 4) for x in std_interval([0.1, 0.2, 0.3, 0.4])]
-    [0.0731, 0.4814]
-    """
-    _check_confidence(confidence)
-    x = np.asarray(values, dtype=np.float64)
-    if x.size < 2:
-        return math.nan, math.nan
-    from scipy.special import chdtri
-
-    df = x.size - 1
-    s = float(x.std(ddof=1))
-    alpha = 1 - confidence
-    # chdtri(df, q) is the chi-square quantile with upper tail q
-    return s * math.sqrt(df / float(chdtri(df, alpha / 2))), s * math.sqrt(df / float(chdtri(df, 1 - alpha / 2)))
