@@ -47,6 +47,13 @@ rather than O(N V).
 The part that is not propagated: the question posteriors' dependence on the drawn betas (a
 question's likelihood on the theta grid is computed once, given the variants' posterior
 predictive). Coverage is measured, not assumed: bench/sim_budget.py, docs/budget.md.
+
+What 20 answers per variant cannot tell: a tight group of broken prompts from a spread lower
+tail (binomial noise scatters the group, and a t spread with a small far cluster explains that
+as well; the likelihood itself, not only the prior, often prefers it). The group's prompts are
+then pulled toward the others (the 5% quantile's interval misses high) and the ones that scored
+0 or 1 by chance are drawn far below it (the minimum's interval misses low); docs/budget.md,
+"Where it is weak", has the diagnosis and a prior tried against it.
 """
 
 from __future__ import annotations
