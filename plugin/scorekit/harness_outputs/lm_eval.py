@@ -29,29 +29,10 @@ from scorekit.harness_outputs.runs import run_time
 from scorekit.harness_outputs.samples import iter_samples
 from scorekit.harness_outputs.values import MetricValues, QuestionTable, ResultsFile, TaskFacts, results_mapping
 
-__all__ = ["LmEvalFormat", "LM_EVAL_FORMAT", "read_lm_eval_results"]
+__all__ = ["LmEvalFormat", "LM_EVAL_FORMAT"]
 
 _BOOKKEEPING = ("doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "doc_hash", "prompt_hash",
                 "target_hash")
-
-
-def read_lm_eval_results(path: str, data: dict) -> ResultsFile:
-    """An lm-eval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
-    results = results_mapping(data, path)
-    if not results:
-        raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    ts, ts_source = run_time(path, data)
-    model = model_identity(data, path, LM_EVAL)
-    n_shot_raw = data.get("n-shot")
-    n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
-    tasks, n_shot = unqualified(results), unqualified(n_shot)
-    groups = data.get("group_subtasks")
-    groups = unqualified(groups) if isinstance(groups, dict) else groups  # members: see results_files._leaves
-    sizes = data.get("n-samples")
-    sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
-    return ResultsFile(path, LM_EVAL, model, ts, ts_source, tasks, n_shot,
-                       groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
-                       _budgets(data.get("configs")))
 
 
 def _budgets(configs: Any) -> dict[str, dict]:
@@ -79,7 +60,22 @@ class LmEvalFormat(Format):
         return results_harness(data) == LM_EVAL
 
     def read_results(self, path: str, data: Any) -> ResultsFile:
-        return read_lm_eval_results(path, data)
+        """An lm-eval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
+        results = results_mapping(data, path)
+        if not results:
+            raise ScorekitError("results file holds no task results", path=path, where='"results"')
+        ts, ts_source = run_time(path, data)
+        model = model_identity(data, path, LM_EVAL)
+        n_shot_raw = data.get("n-shot")
+        n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
+        tasks, n_shot = unqualified(results), unqualified(n_shot)
+        groups = data.get("group_subtasks")
+        groups = unqualified(groups) if isinstance(groups, dict) else groups  # members: see results_files._leaves
+        sizes = data.get("n-samples")
+        sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
+        return ResultsFile(path, LM_EVAL, model, ts, ts_source, tasks, n_shot,
+                           groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
+                           _budgets(data.get("configs")))
 
     def holds_questions(self, path: Path) -> bool:
         return file_kind(path) == SAMPLES
