@@ -444,13 +444,10 @@ class GPassAtK(_Sampled):
         so they are computed once per distinct pair (at most n + 1 per n) and reused."""
         key = (n, c, tuple(self._k), tuple(self.thresholds), self.name_prefix)
         cache = self.__dict__.setdefault("_cache", {})
-        if key not in cache:
-            out: dict[str, float] = {}
-            for k in self._k:
-                for t in self.thresholds:
-                    out[_prefixed(self.name_prefix, column("g_pass_at_k", k=k, tau=tau_label(t)))] = float(M.g_pass_at_k(n, c, k, t))
-                out[_prefixed(self.name_prefix, column("mg_pass_at_k", k=k))] = float(M.mg_pass_at_k(n, c, k))
-            cache[key] = out
+        if key not in cache:  # values in the order of metric_names: per k, every tau, then mG-Pass@k
+            values = [float(v) for k in self._k
+                      for v in [*(M.g_pass_at_k(n, c, k, t) for t in self.thresholds), M.mg_pass_at_k(n, c, k)]]
+            cache[key] = dict(zip(self.metric_names, values))
         return cache[key]
 
 
