@@ -185,7 +185,7 @@ class RobustTask(ScorekitTask):
         self._choice_score: str = params.get("choice_score") or "acc"
         self._expanded: dict[str, Any] = {}
         self._show: bool = bool(params.get("show_options"))  # options not shown: asked as lettered options
-        self._converted = False  # --show-options and the documents show no option list (decided on expanding)
+        self._converted = False  # asked as lettered options: --show-options, no option list shown (_decide_conversion)
         self._several: bool | None = None  # several inputs per document (decided on the first one)
         self._budget: dict | None = params.get("budget")  # scorekit variants --budget: {per_question, seed}
         self._budgeted = False
@@ -283,7 +283,7 @@ class RobustTask(ScorekitTask):
         if not self._several_inputs(doc):
             choices = self._original_choices(doc)
             return self._original_prompt(doc), choices, self._gold(doc, choices)
-        if not self._converts(doc):
+        if not self._converted:
             raise ValueError(_SEVERAL_INPUTS)
         if self._inner_multiple or compat.multiple_inputs(self):  # 0.5
             inputs = [str(x) for x in ConfigurableTask.doc_to_text(self, doc)]
@@ -302,11 +302,6 @@ class RobustTask(ScorekitTask):
         delimiter = self.config.target_delimiter if self.config.target_delimiter is not None else " "
         sentence = head + "_" + (delimiter + rest if rest else "")
         return sentence, [x[len(head):].strip() for x in inputs], int(gold)
-
-    def _converts(self, doc: dict) -> bool:
-        """``--show-options``: this task's documents are asked as lettered options (decided for
-        the whole task when its documents are expanded: their prompt shows no option list)."""
-        return self._show and self._converted
 
     def _decide_conversion(self, docs: Any) -> None:
         """``--show-options``: convert when a document has several inputs or a prompt showing
@@ -334,7 +329,7 @@ class RobustTask(ScorekitTask):
         them once each, or when rearranging them would not show the gold where it should."""
         prompt, choices, gold = self._question(doc)
         try:
-            layout = find_layout(prompt, choices, convert=self._converts(doc))
+            layout = find_layout(prompt, choices, convert=self._converted)
         except ValueError as exc:
             if labels_of(choices) is None and not any(str(c).strip() and str(c).strip().casefold() in prompt.casefold()
                                                       for c in choices):
@@ -483,7 +478,7 @@ class RobustTask(ScorekitTask):
             prompt = self._original_prompt(doc)
             return ask(prompt, meta["labels"], meta["layout"], meta["order"])[0]
         if own and self._family == "option_order" and self.OUTPUT_TYPE == "multiple_choice" \
-                and (meta is not None or self._converts(doc)):
+                and (meta is not None or self._converted):
             prompt, choices, gold = self._question(doc)
             if meta is None:  # a few-shot example: lettered in its own order, as the question is
                 return ask(prompt, choices, CONVERTED, list(range(len(choices))))[0]
@@ -504,7 +499,7 @@ class RobustTask(ScorekitTask):
         own = self._own(doc_to_choice, "choice")
         if own and self._family == "option_order" and self.OUTPUT_TYPE == "multiple_choice":
             meta = self._meta(doc)
-            if self._converts(doc):
+            if self._converted:
                 return letters(len(self._question(doc)[1]))
             if meta is not None and meta["order"] and meta.get("layout") == TEXT:
                 choices = self._original_choices(doc)
@@ -519,7 +514,7 @@ class RobustTask(ScorekitTask):
                 new = meta["labels"][int(meta["display"][int(meta["variant"])])]
                 return meta["target"].replace(meta["gold_label"], new, 1)
             return target(meta["layout"], meta["display"], int(meta["variant"]))
-        if own and self._family == "option_order" and self._converts(doc):
+        if own and self._family == "option_order" and self._converted:
             return self._question(doc)[2]  # a few-shot example: the gold's letter
         target_ = super().doc_to_target(doc, doc_to_target)
         return compat.generation_target(target_) if self.OUTPUT_TYPE == "generate_until" else target_
