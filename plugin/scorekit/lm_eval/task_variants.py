@@ -189,7 +189,6 @@ class RobustTask(ScorekitTask):
         self._several: bool | None = None  # several inputs per document (decided on the first one)
         self._budget: dict | None = params.get("budget")  # scorekit variants --budget: {per_question, seed}
         self._budgeted = False
-        self.permuted_questions = 0  # option order: questions whose shown options move
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
         self._fallbacks = filter_fallbacks(inner.get("filter_list"))
@@ -430,19 +429,14 @@ class RobustTask(ScorekitTask):
             self.features = list(docs.features)
         if self._family == "option_order":
             self._decide_conversion(docs)
-        indices: list[int] = []
-        metas: list[dict[str, Any]] = []
         per_doc: list[list[dict[str, Any]]] = []
-        permuted = 0
         for i, doc in enumerate(docs):
             try:
-                doc_metas = self._metas(doc, i)
+                per_doc.append(self._metas(doc, i))
             except ValueError as exc:
                 raise RobustStop(f"task {self._wrapped}: document {i}: {exc}") from None
-            permuted += bool(doc_metas and doc_metas[0].get("permuted"))
-            indices += [i] * len(doc_metas)
-            metas += doc_metas
-            per_doc.append(doc_metas)
+        indices = [i for i, doc_metas in enumerate(per_doc) for _ in doc_metas]
+        metas = [meta for doc_metas in per_doc for meta in doc_metas]
         if self._budget:  # keep each question's B variants of the seeded design
             from scorekit.robustness.budget import BudgetError
             from scorekit.robustness.budget.variants import select
@@ -453,10 +447,9 @@ class RobustTask(ScorekitTask):
             except BudgetError as exc:
                 raise RobustStop(str(exc)) from None
             self._budgeted = design is not None  # B >= V: a full run, reported as one
-        if self._family == "option_order" and len(docs) and not permuted:
+        if self._family == "option_order" and len(docs) and not any(m and m[0].get("permuted") for m in per_doc):
             raise RobustStop(f"task {self._wrapped}: no document shows two different options, so option order "
                              "would show the same prompt in every arrangement")
-        self.permuted_questions = permuted
         return docs.select(indices).flatten_indices().add_column("_robust", metas)
 
     # --- prompts ---------------------------------------------------------------------------------
