@@ -66,16 +66,12 @@ class LmEvalFormat(Format):
             raise ScorekitError("results file holds no task results", path=path, where='"results"')
         ts, ts_source = run_time(path, data)
         model = model_identity(data, path, LM_EVAL)
-        n_shot_raw = data.get("n-shot")
-        n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
-        tasks, n_shot = unqualified(results), unqualified(n_shot)
-        groups = data.get("group_subtasks")
-        groups = unqualified(groups) if isinstance(groups, dict) else groups  # members: see results_files._leaves
-        sizes = data.get("n-samples")
-        sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
-        return ResultsFile(path, LM_EVAL, model, ts, ts_source, tasks, n_shot,
-                           groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
-                           _budgets(data.get("configs")))
+        # n-shot, group_subtasks, n-samples by unqualified task key, values as written: the n-shot
+        # values are checked on use (TaskResult), the group members by results_files._leaves
+        by_task = {key: unqualified(v) if isinstance(v := data.get(key), dict) else {}
+                   for key in ("n-shot", "group_subtasks", "n-samples")}
+        return ResultsFile(path, LM_EVAL, model, ts, ts_source, unqualified(results), by_task["n-shot"],
+                           by_task["group_subtasks"], by_task["n-samples"], _budgets(data.get("configs")))
 
     def holds_questions(self, path: Path) -> bool:
         return file_kind(path) == SAMPLES
