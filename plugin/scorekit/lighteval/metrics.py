@@ -188,15 +188,11 @@ class ConsistencyRateCorpus(CorpusLevelComputation):
                  equal: Callable[[Any, Any], bool] | None = None):
         self.name, self.pooled, self.confidence, self.equal = name, pooled, confidence, equal
 
-    @staticmethod
-    def groups(items: Sequence[dict]) -> list[list[Any]]:
+    def compute_corpus(self, items: list[dict]) -> dict[str, float]:
         by_question: dict[str, list[Any]] = {}
         for item in items:
             by_question.setdefault(item["group"], []).extend(item["answers"])
-        return list(by_question.values())
-
-    def compute_corpus(self, items: list[dict]) -> dict[str, float]:
-        groups = self.groups(items)
+        groups = list(by_question.values())
         out = {self.name: M.consistency_rate(groups, equal=self.equal, pooled=self.pooled)}
         if self.confidence is not None:
             lo, hi = M.consistency_rate_interval(groups, equal=self.equal, pooled=self.pooled,
