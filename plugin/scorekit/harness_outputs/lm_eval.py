@@ -8,9 +8,9 @@
   versions: every key that is not bookkeeping) becomes ``<metric>,<filter>``, the question id
   is ``doc_id`` and ``doc_hash`` (when logged) its fingerprint. The model is the results
   file's of the same folder and time stamp (else the folder's name);
-- task facts (export): ``results[task]`` values and ``<metric>_stderr,<filter>``,
-  ``higher_is_better[task]``, ``configs[task].dataset_path`` / ``test_split`` (else
-  ``validation_split``), ``lm_eval_version``.
+- task facts (export): ``results[task]`` values and ``<metric>_stderr,<filter>`` (``"N/A"`` and
+  other non-numbers read as unknown), ``higher_is_better[task]``, ``configs[task].dataset_path`` /
+  ``test_split`` (else ``validation_split``), ``lm_eval_version``.
 """
 
 from __future__ import annotations
