@@ -708,9 +708,7 @@ def from_spec(spec: MetricSpec) -> Callable[..., SampleLevelMetric]:
     return factory
 
 
-# Spec name (scorekit.metric_specs) -> its factory here, ``<name>_metric``: written above for the
-# k / tau families, extractiveness and the consistency rate, built from the spec for the others
-# (module attributes too).
+# spec name -> its factory (module docstring, Names); module attributes too
 _BY_HAND = {f.__name__: f for f in (pass_at_k_metric, g_pass_at_k_metric, mg_pass_at_k_metric, avg_at_k_metric,
                                     maj_at_k_metric, recall_at_k_metric, extractiveness_metric, consistency_rate_metric)}
 FACTORIES: dict[str, Callable[..., Any]] = {s.name: _BY_HAND.get(f"{s.name}_metric") or from_spec(s) for s in SPECS}
