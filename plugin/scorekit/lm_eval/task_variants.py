@@ -337,15 +337,21 @@ class RobustTask(ScorekitTask):
                                  "--show-options asks it as lettered options") from None
             hint = "" if labels_of(choices) is not None else "; scorekit variants --show-options asks it as lettered options"
             raise ValueError(f"{exc}{hint}") from None
+        return self._arranged(base, prompt, choices, layout, gold, positions=positions(layout, len(choices)))
+
+    def _arranged(self, base: dict[str, Any], prompt: str, choices: list[str], layout: Layout, gold: int,
+                  **fields: Any) -> list[dict[str, Any]]:
+        """One meta per arrangement of ``layout``: ``base`` with the layout's fields, then ``fields``;
+        ``permuted``: what the model reads (prompt, scored continuations) differs between them."""
         canon = canonical_map(layout.contents)
         base.update(canonical=canon, gold_canonical=canon[gold], shown=len(layout.display), layout=layout.style,
-                    display=list(layout.display), positions=positions(layout, len(choices)))
+                    display=list(layout.display), **fields)
         metas, asked = [], set()
         for variant, order in arrangement_orders(layout, gold, self._scheme):
             text, scored = check(prompt, choices, layout, order, variant, gold)
             asked.add((text, tuple(scored)))
             metas.append({**base, "variant": variant, "n_variants": len(order), "order": order})
-        for meta in metas:  # what the model reads differs between arrangements
+        for meta in metas:
             meta["permuted"] = len(asked) > 1
         return metas
 
@@ -374,16 +380,7 @@ class RobustTask(ScorekitTask):
         layout = Layout(shown.style, shown.choice_of, tuple(texts.get(i, lab) for i, lab in enumerate(labels)))
         if gold not in layout.display:
             raise ValueError(f"the target {target!r} is not among the {len(layout.display)} options the prompt shows")
-        canon = canonical_map(layout.contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=len(layout.display), layout=layout.style,
-                    display=list(layout.display), labels=labels, target=target, gold_label=label)
-        metas, asked = [], set()
-        for variant, order in arrangement_orders(layout, gold, self._scheme):
-            asked.add(check(prompt, labels, layout, order, variant, gold)[0])
-            metas.append({**base, "variant": variant, "n_variants": len(order), "order": order})
-        for meta in metas:
-            meta["permuted"] = len(asked) > 1
-        return metas
+        return self._arranged(base, prompt, labels, layout, gold, labels=labels, target=target, gold_label=label)
 
     def _label_check(self, doc: dict, choices: list[str]) -> None:
         """The prompt family on a task scored on labels: every template must show the options
