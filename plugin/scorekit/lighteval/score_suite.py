@@ -77,7 +77,7 @@ from scorekit.robustness.score_documents import DOC_FIELDS, N_SAMPLES, expand, q
 logger = logging.getLogger(__name__)
 sample_when_asked()  # the non-greedy tasks' 5 samples, whatever the model's generation defaults
 
-__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "SCORETask", "build_tasks", "suite_tasks"]
+__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "SCORETask", "build_tasks"]
 
 GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
 GENERATION_SIZE = 1024  # SCORE's max_gen_toks
@@ -105,11 +105,6 @@ class SCORETask:
     @property
     def local_folder(self) -> str:
         return BENCHMARKS[self.benchmark].local_name(self.subset)
-
-
-def suite_tasks() -> list[SCORETask]:
-    """Every SCORE variant task, in a stable order (:func:`scorekit.lighteval.task_names.score_task_keys`)."""
-    return [SCORETask(*key) for key in score_task_keys()]
 
 
 # --------------------------------------------------------------------------------------------
@@ -276,7 +271,7 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
     root = Path(data_dir).resolve() if data_dir else None
     configs, missing = [], set()
     most_options: dict[str, tuple[SCORETask, int]] = {}  # local folder -> (a task, most options of a row)
-    for task in suite_tasks():
+    for task in (SCORETask(*key) for key in score_task_keys()):  # every SCORE variant task, in a stable order
         if root is None:
             repo, subset = task.hub
         else:
