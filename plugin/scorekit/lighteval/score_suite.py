@@ -163,15 +163,6 @@ def _samples(doc: Doc, texts: list[str]) -> list[str]:
     return texts[:N_SAMPLES]
 
 
-def records_of(doc: Doc, model_response: ModelResponse) -> list[Record]:
-    """The SCORE records of one answered document (five for a non-greedy document)."""
-    fields = _fields(doc)
-    texts = model_response.final_text
-    if fields["family"] == "non_greedy":
-        return [record_for(fields, t, sample=i) for i, t in enumerate(_samples(doc, texts))]
-    return [record_for(fields, texts[0] if texts else None)]
-
-
 class SCORERecords(SamplingMetric, Preparator):
     """Preparator: ``{key: {"records": [record dicts], "identical": bool | None}}`` per document
     (``identical``: the non-greedy document's raw samples are all the same text); the records also
@@ -183,10 +174,14 @@ class SCORERecords(SamplingMetric, Preparator):
         self.samples = samples
 
     def prepare(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, dict]:
+        fields, texts = _fields(doc), model_response.final_text
         identical = None
-        if _fields(doc)["family"] == "non_greedy":
+        if fields["family"] == "non_greedy":  # five records, one per sample
             identical = samples_identical(_samples(doc, list(model_response.text)))
-        return {self.key: {"records": [r._asdict() for r in records_of(doc, model_response)], "identical": identical}}
+            records = [record_for(fields, t, sample=i) for i, t in enumerate(_samples(doc, texts))]
+        else:
+            records = [record_for(fields, texts[0] if texts else None)]
+        return {self.key: {"records": [r._asdict() for r in records], "identical": identical}}
 
     def num_samples(self) -> int:
         return self.samples
