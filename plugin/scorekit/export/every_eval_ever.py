@@ -92,7 +92,7 @@ def _pass_k(metric: str) -> int | None:
     return int(tail[5:]) if tail.startswith("pass@") and tail[5:].isdigit() else None
 
 
-def _metric_config(task: str, metric: str, kind: str | None, facts: TaskFacts | None, robust: bool) -> dict:
+def _metric_config(metric: str, kind: str | None, facts: TaskFacts | None, robust: bool) -> dict:
     library = "scorekit" if robust else (facts.library if facts else "scorekit")
     k = _pass_k(metric)
     cfg: dict[str, Any] = {"metric_name": metric, "metric_id": f"{library}.{_base(metric)}" if k is None else "pass_at_k"}
@@ -155,14 +155,14 @@ def _scorekit_result(task: str, metric: str, mv: MetricValues, value: Value, fac
         if facts.reducer is None and not math.isclose(reported[0], value.value, rel_tol=1e-9, abs_tol=1e-12):
             notes.append(f"{task} {metric}: scorekit's value {value.value!r} differs from the harness's {reported[0]!r} "
                          "(the document holds scorekit's; details.harness_value the harness's)")
-    return _result(task, facts, _metric_config(task, metric, value.kind, facts, robust),
+    return _result(task, facts, _metric_config(metric, value.kind, facts, robust),
                    {"score": float(value.value), "details": details, "uncertainty": unc})
 
 
 def _reported_result(task: str, metric: str, score: float, stderr: float | None, facts: TaskFacts,
                      confidence: float) -> dict:
     unc: dict[str, Any] = {}
-    config = _metric_config(task, metric, None, facts, False)
+    config = _metric_config(metric, None, facts, False)
     if stderr is not None:
         z = z_value(confidence)
         lo, hi, method = score - z * stderr, score + z * stderr, "normal approximation from the reported standard error"
@@ -246,10 +246,11 @@ def build_document(*, model: str, name: str, tasks: dict[str, dict[str, MetricVa
     undefined: dict[str, list[str]] = {}  # reason -> the values left out for it
     results = []
     used: dict[str, TaskFacts] = {}
+    robust_tasks = {t for t, ms in tasks.items() if any(mv.kind == "ratio" for mv in ms.values())}  # only SCORE pools pairs
     for task in sorted(tasks):
         metrics = tasks[task]
         f = facts_for(facts, task)
-        robust = any(mv.kind == "ratio" for mv in metrics.values())  # only SCORE tasks pool agreeing pairs
+        robust = task in robust_tasks
         for metric in sorted(metrics):
             v = by_key.get((task, metric))
             if v is not None and math.isnan(v.value):  # undefined: never a number in the document
@@ -263,7 +264,6 @@ def build_document(*, model: str, name: str, tasks: dict[str, dict[str, MetricVa
                     results.append(_reported_result(task, metric, score, stderr, f, confidence))
     notes.extend(f"not exported ({reason}): {', '.join(names)}" for reason, names in undefined.items())
     consumed = {id(f) for f in used.values()}
-    robust_tasks = {t for t, ms in tasks.items() if any(mv.kind == "ratio" for mv in ms.values())}
     replaced = [k for k, f in facts.items() if _belongs(k, robust_tasks)]
     if robust_tasks:
         notes.append(f"the harness's own results of SCORE tasks ({', '.join(sorted(robust_tasks))}) are not exported: "

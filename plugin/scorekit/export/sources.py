@@ -2,21 +2,11 @@
 its version, when the run happened, the harness's own value and standard error of each metric,
 which direction is better, and the dataset. The export puts these next to scorekit's numbers.
 
-Read from (one run = one argument of ``scorekit export``):
-
-- lm-eval results files (0.4.x, 0.5): ``results[task]`` values and ``<metric>_stderr,<filter>``
-  (``"N/A"`` and other non-numbers read as unknown), ``higher_is_better[task]``,
-  ``configs[task].dataset_path`` / ``test_split`` (else ``validation_split``),
-  ``lm_eval_version``, ``date``. Task keys are looked up without 0.5's ``group::`` qualifier;
-- lighteval results files: ``results["<suite>|task|n"]`` values and ``<metric>_stderr``,
-  ``config_tasks[key].metrics[*].higher_is_better`` and ``hf_repo``; lighteval 0.13 writes no
-  version (``lighteval_sha`` is ``"?"``), so the version is ``unknown``;
-- Inspect logs (header only): ``results.scores[scorer].metrics`` (``accuracy``, ``stderr``...),
-  ``eval.created``, ``eval.dataset``, ``eval.packages["inspect_ai"]``, the epoch reducer.
-
-When a task is in several results files, the newest (by the time in the name) is used. Each
-format's rules live in its module of :mod:`scorekit.harness_outputs` (``lm_eval``,
-``lighteval``, ``inspect_logs``: ``task_facts`` / ``log_facts``); this module dispatches.
+Read from the files of one run (one argument of ``scorekit export``) by the rules of each format's
+module of :mod:`scorekit.harness_outputs`: results files by ``task_facts`` (``lm_eval``, ``lighteval``),
+Inspect logs by ``log_facts`` (``inspect_logs``; header only: ``results.scores[scorer].metrics``,
+``eval.created``, ``eval.dataset``, ``eval.packages["inspect_ai"]``, the epoch reducer). This module
+dispatches; when a task is in several results files, the newest (by the time in the name) is used.
 """
 
 from __future__ import annotations

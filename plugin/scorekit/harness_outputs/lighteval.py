@@ -30,8 +30,7 @@ from scorekit.harness_outputs.kinds import DETAILS, LIGHTEVAL, TIME_PATTERN, fil
 from scorekit.harness_outputs.runs import run_time
 from scorekit.harness_outputs.values import MetricValues, QuestionTable, ResultsFile, TaskFacts, results_mapping
 
-__all__ = ["LightevalFormat", "LIGHTEVAL_FORMAT", "DETAILS_NAME", "parse_details_name", "read_details_table",
-           "read_lighteval_results"]
+__all__ = ["LightevalFormat", "LIGHTEVAL_FORMAT", "DETAILS_NAME", "parse_details_name", "read_details_table"]
 
 DETAILS_NAME = re.compile(rf"^details_(?P<task>.+)\|(?P<fewshot>\d+)_(?P<time>{TIME_PATTERN})\.parquet$")
 
@@ -94,20 +93,6 @@ def _arrow_kind(kind: Any) -> str:
     return f"{kind}"
 
 
-def read_lighteval_results(path: str, data: dict) -> ResultsFile:
-    """A lighteval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
-    results = results_mapping(data, path)
-    if not results:
-        raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    ts, ts_source = run_time(path, data)
-    model = model_identity(data, path, LIGHTEVAL)
-    tasks = {k: v for k, v in results.items() if k != "all"}
-    n_shot = {k: n for k in tasks if (n := split_task_key(k)[2]) is not None}
-    if not tasks:
-        raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
-    return ResultsFile(path, LIGHTEVAL, model, ts, ts_source, tasks, n_shot)
-
-
 class LightevalFormat(Format):
     name = LIGHTEVAL
     library = "lighteval"
@@ -116,7 +101,17 @@ class LightevalFormat(Format):
         return results_harness(data) == LIGHTEVAL
 
     def read_results(self, path: str, data: Any) -> ResultsFile:
-        return read_lighteval_results(path, data)
+        """A lighteval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
+        results = results_mapping(data, path)
+        if not results:
+            raise ScorekitError("results file holds no task results", path=path, where='"results"')
+        ts, ts_source = run_time(path, data)
+        model = model_identity(data, path, LIGHTEVAL)
+        tasks = {k: v for k, v in results.items() if k != "all"}
+        n_shot = {k: n for k in tasks if (n := split_task_key(k)[2]) is not None}
+        if not tasks:
+            raise ScorekitError("results file holds no task results (only \"all\")", path=path, where='"results"')
+        return ResultsFile(path, LIGHTEVAL, model, ts, ts_source, tasks, n_shot)
 
     def holds_questions(self, path: Path) -> bool:
         return file_kind(path) == DETAILS

@@ -8,9 +8,9 @@
   versions: every key that is not bookkeeping) becomes ``<metric>,<filter>``, the question id
   is ``doc_id`` and ``doc_hash`` (when logged) its fingerprint. The model is the results
   file's of the same folder and time stamp (else the folder's name);
-- task facts (export): ``results[task]`` values and ``<metric>_stderr,<filter>``,
-  ``higher_is_better[task]``, ``configs[task].dataset_path`` / ``test_split`` (else
-  ``validation_split``), ``lm_eval_version``.
+- task facts (export): ``results[task]`` values and ``<metric>_stderr,<filter>`` (``"N/A"`` and
+  other non-numbers read as unknown), ``higher_is_better[task]``, ``configs[task].dataset_path`` /
+  ``test_split`` (else ``validation_split``), ``lm_eval_version``.
 """
 
 from __future__ import annotations
@@ -29,29 +29,10 @@ from scorekit.harness_outputs.runs import run_time
 from scorekit.harness_outputs.samples import iter_samples
 from scorekit.harness_outputs.values import MetricValues, QuestionTable, ResultsFile, TaskFacts, results_mapping
 
-__all__ = ["LmEvalFormat", "LM_EVAL_FORMAT", "read_lm_eval_results"]
+__all__ = ["LmEvalFormat", "LM_EVAL_FORMAT"]
 
 _BOOKKEEPING = ("doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "doc_hash", "prompt_hash",
                 "target_hash")
-
-
-def read_lm_eval_results(path: str, data: dict) -> ResultsFile:
-    """An lm-eval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
-    results = results_mapping(data, path)
-    if not results:
-        raise ScorekitError("results file holds no task results", path=path, where='"results"')
-    ts, ts_source = run_time(path, data)
-    model = model_identity(data, path, LM_EVAL)
-    n_shot_raw = data.get("n-shot")
-    n_shot = n_shot_raw if isinstance(n_shot_raw, dict) else {}  # checked on use (TaskResult)
-    tasks, n_shot = unqualified(results), unqualified(n_shot)
-    groups = data.get("group_subtasks")
-    groups = unqualified(groups) if isinstance(groups, dict) else groups  # members: see results_files._leaves
-    sizes = data.get("n-samples")
-    sizes = unqualified(sizes) if isinstance(sizes, dict) else sizes
-    return ResultsFile(path, LM_EVAL, model, ts, ts_source, tasks, n_shot,
-                       groups if isinstance(groups, dict) else {}, sizes if isinstance(sizes, dict) else {},
-                       _budgets(data.get("configs")))
 
 
 def _budgets(configs: Any) -> dict[str, dict]:
@@ -79,7 +60,18 @@ class LmEvalFormat(Format):
         return results_harness(data) == LM_EVAL
 
     def read_results(self, path: str, data: Any) -> ResultsFile:
-        return read_lm_eval_results(path, data)
+        """An lm-eval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
+        results = results_mapping(data, path)
+        if not results:
+            raise ScorekitError("results file holds no task results", path=path, where='"results"')
+        ts, ts_source = run_time(path, data)
+        model = model_identity(data, path, LM_EVAL)
+        # n-shot, group_subtasks, n-samples by unqualified task key, values as written: the n-shot
+        # values are checked on use (TaskResult), the group members by results_files._leaves
+        by_task = {key: unqualified(v) if isinstance(v := data.get(key), dict) else {}
+                   for key in ("n-shot", "group_subtasks", "n-samples")}
+        return ResultsFile(path, LM_EVAL, model, ts, ts_source, unqualified(results), by_task["n-shot"],
+                           by_task["group_subtasks"], by_task["n-samples"], _budgets(data.get("configs")))
 
     def holds_questions(self, path: Path) -> bool:
         return file_kind(path) == SAMPLES
@@ -124,17 +116,11 @@ class LmEvalFormat(Format):
         for key, metrics in data["results"].items():
             if not isinstance(metrics, dict):
                 continue
-            reported, undefined = {}, []
-            for name, value in metrics.items():
-                base, sep, filt = name.partition(",")
-                if base.endswith("_stderr") or name in ("alias", "name", "samples", "sample_len", "sample_count"):
-                    continue
-                v = finite_number(value)
-                if v is None:
-                    if isinstance(value, float) and math.isnan(value):
-                        undefined.append(name)
-                    continue
-                reported[name] = (v, finite_number(metrics.get(f"{base}_stderr{sep}{filt}")))
+            values = {name: value for name, value in metrics.items() if not name.partition(",")[0].endswith("_stderr")
+                      and name not in ("alias", "name", "samples", "sample_len", "sample_count")}
+            reported = {name: (v, finite_number(metrics.get("{}_stderr{}{}".format(*name.partition(",")))))
+                        for name, value in values.items() if (v := finite_number(value)) is not None}
+            undefined = [name for name, value in values.items() if isinstance(value, float) and math.isnan(value)]
             hib = hib_all.get(key) if isinstance(hib_all.get(key), dict) else {}
             cfg = configs.get(key) if isinstance(configs.get(key), dict) else {}
             repo = cfg.get("dataset_path")

@@ -188,15 +188,11 @@ class ConsistencyRateCorpus(CorpusLevelComputation):
                  equal: Callable[[Any, Any], bool] | None = None):
         self.name, self.pooled, self.confidence, self.equal = name, pooled, confidence, equal
 
-    @staticmethod
-    def groups(items: Sequence[dict]) -> list[list[Any]]:
+    def compute_corpus(self, items: list[dict]) -> dict[str, float]:
         by_question: dict[str, list[Any]] = {}
         for item in items:
             by_question.setdefault(item["group"], []).extend(item["answers"])
-        return list(by_question.values())
-
-    def compute_corpus(self, items: list[dict]) -> dict[str, float]:
-        groups = self.groups(items)
+        groups = list(by_question.values())
         out = {self.name: M.consistency_rate(groups, equal=self.equal, pooled=self.pooled)}
         if self.confidence is not None:
             lo, hi = M.consistency_rate_interval(groups, equal=self.equal, pooled=self.pooled,
@@ -444,13 +440,10 @@ class GPassAtK(_Sampled):
         so they are computed once per distinct pair (at most n + 1 per n) and reused."""
         key = (n, c, tuple(self._k), tuple(self.thresholds), self.name_prefix)
         cache = self.__dict__.setdefault("_cache", {})
-        if key not in cache:
-            out: dict[str, float] = {}
-            for k in self._k:
-                for t in self.thresholds:
-                    out[_prefixed(self.name_prefix, column("g_pass_at_k", k=k, tau=tau_label(t)))] = float(M.g_pass_at_k(n, c, k, t))
-                out[_prefixed(self.name_prefix, column("mg_pass_at_k", k=k))] = float(M.mg_pass_at_k(n, c, k))
-            cache[key] = out
+        if key not in cache:  # values in the order of metric_names: per k, every tau, then mG-Pass@k
+            values = [float(v) for k in self._k
+                      for v in [*(M.g_pass_at_k(n, c, k, t) for t in self.thresholds), M.mg_pass_at_k(n, c, k)]]
+            cache[key] = dict(zip(self.metric_names, values))
         return cache[key]
 
 
@@ -715,9 +708,7 @@ def from_spec(spec: MetricSpec) -> Callable[..., SampleLevelMetric]:
     return factory
 
 
-# Spec name (scorekit.metric_specs) -> its factory here, ``<name>_metric``: written above for the
-# k / tau families, extractiveness and the consistency rate, built from the spec for the others
-# (module attributes too).
+# spec name -> its factory (module docstring, Names); module attributes too
 _BY_HAND = {f.__name__: f for f in (pass_at_k_metric, g_pass_at_k_metric, mg_pass_at_k_metric, avg_at_k_metric,
                                     maj_at_k_metric, recall_at_k_metric, extractiveness_metric, consistency_rate_metric)}
 FACTORIES: dict[str, Callable[..., Any]] = {s.name: _BY_HAND.get(f"{s.name}_metric") or from_spec(s) for s in SPECS}

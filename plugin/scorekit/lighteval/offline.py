@@ -138,13 +138,12 @@ def placeholder_status(path: Path | None = None) -> str:
     return "placeholder" if path.read_bytes() == PLACEHOLDER_BYTES else "present"
 
 
-def install_placeholder(path: Path | None = None, *, source: str | os.PathLike[str] | None = None) -> Path:
-    """Create lighteval's ``tinyBenchmarks.pkl`` so the plain ``lighteval`` command runs offline.
+def install_placeholder(path: Path, *, source: str | os.PathLike[str] | None = None) -> Path:
+    """Create lighteval's ``tinyBenchmarks.pkl`` at ``path`` so the plain ``lighteval`` command runs offline.
 
     With ``source`` the given file (a real tinyBenchmarks.pkl) is copied; otherwise the fixed
     placeholder is written. Never overwrites an existing file. Returns the path written.
     """
-    path = tiny_benchmarks_pkl_path() if path is None else Path(path)
     if os.path.lexists(path):
         what = {"placeholder": "scorekit's placeholder", "present": "a file that is not scorekit's placeholder"}.get(
             placeholder_status(path), "a folder" if path.is_dir() else "something that is not a file")
@@ -161,12 +160,11 @@ def install_placeholder(path: Path | None = None, *, source: str | os.PathLike[s
     return path
 
 
-def remove_placeholder(path: Path | None = None) -> bool:
-    """Delete the placeholder written by :func:`install_placeholder`; True if a file was removed.
+def remove_placeholder(path: Path) -> bool:
+    """Delete the placeholder written by :func:`install_placeholder` at ``path``; True if a file was removed.
 
     A file that is not scorekit's placeholder (e.g. the real tinyBenchmarks data) is left alone.
     """
-    path = tiny_benchmarks_pkl_path() if path is None else Path(path)
     status = placeholder_status(path)
     if status == "missing":
         if os.path.lexists(path):

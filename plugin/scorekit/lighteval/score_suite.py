@@ -77,7 +77,7 @@ from scorekit.robustness.score_documents import DOC_FIELDS, N_SAMPLES, expand, q
 logger = logging.getLogger(__name__)
 sample_when_asked()  # the non-greedy tasks' 5 samples, whatever the model's generation defaults
 
-__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "SCORETask", "build_tasks", "suite_tasks"]
+__all__ = ["TASKS_TABLE", "DATA_DIR_ENV", "GENERATION_SIZE_ENV", "SCORETask", "build_tasks"]
 
 GENERATION_SIZE_ENV = "SCOREKIT_SCORE_GENERATION_SIZE"
 GENERATION_SIZE = 1024  # SCORE's max_gen_toks
@@ -105,11 +105,6 @@ class SCORETask:
     @property
     def local_folder(self) -> str:
         return BENCHMARKS[self.benchmark].local_name(self.subset)
-
-
-def suite_tasks() -> list[SCORETask]:
-    """Every SCORE variant task, in a stable order (:func:`scorekit.lighteval.task_names.score_task_keys`)."""
-    return [SCORETask(*key) for key in score_task_keys()]
 
 
 # --------------------------------------------------------------------------------------------
@@ -168,15 +163,6 @@ def _samples(doc: Doc, texts: list[str]) -> list[str]:
     return texts[:N_SAMPLES]
 
 
-def records_of(doc: Doc, model_response: ModelResponse) -> list[Record]:
-    """The SCORE records of one answered document (five for a non-greedy document)."""
-    fields = _fields(doc)
-    texts = model_response.final_text
-    if fields["family"] == "non_greedy":
-        return [record_for(fields, t, sample=i) for i, t in enumerate(_samples(doc, texts))]
-    return [record_for(fields, texts[0] if texts else None)]
-
-
 class SCORERecords(SamplingMetric, Preparator):
     """Preparator: ``{key: {"records": [record dicts], "identical": bool | None}}`` per document
     (``identical``: the non-greedy document's raw samples are all the same text); the records also
@@ -188,10 +174,14 @@ class SCORERecords(SamplingMetric, Preparator):
         self.samples = samples
 
     def prepare(self, doc: Doc, model_response: ModelResponse, **kwargs) -> dict[str, dict]:
+        fields, texts = _fields(doc), model_response.final_text
         identical = None
-        if _fields(doc)["family"] == "non_greedy":
+        if fields["family"] == "non_greedy":  # five records, one per sample
             identical = samples_identical(_samples(doc, list(model_response.text)))
-        return {self.key: {"records": [r._asdict() for r in records_of(doc, model_response)], "identical": identical}}
+            records = [record_for(fields, t, sample=i) for i, t in enumerate(_samples(doc, texts))]
+        else:
+            records = [record_for(fields, texts[0] if texts else None)]
+        return {self.key: {"records": [r._asdict() for r in records], "identical": identical}}
 
     def num_samples(self) -> int:
         return self.samples
@@ -276,7 +266,7 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
     root = Path(data_dir).resolve() if data_dir else None
     configs, missing = [], set()
     most_options: dict[str, tuple[SCORETask, int]] = {}  # local folder -> (a task, most options of a row)
-    for task in suite_tasks():
+    for task in (SCORETask(*key) for key in score_task_keys()):  # every SCORE variant task, in a stable order
         if root is None:
             repo, subset = task.hub
         else:

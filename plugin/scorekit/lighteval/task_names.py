@@ -29,7 +29,7 @@ from scorekit.robustness.benchmarks import BENCHMARKS, lighteval_task
 from scorekit.robustness.records import Family
 from scorekit.robustness.templates import N_PROMPT_TEMPLATES
 
-__all__ = ["SCORE_MODULE", "score_task_keys", "score_task_names", "command_tasks", "check_tasks"]
+__all__ = ["SCORE_MODULE", "score_task_keys", "command_tasks", "check_tasks"]
 
 SCORE_MODULE = "scorekit.lighteval.score_suite"
 SCORE_FILE = "score_suite.py"  # the file form, "$(scorekit tasks-dir)/lighteval/score_suite.py"
@@ -50,13 +50,6 @@ def score_task_keys() -> Iterator[tuple[str, Family, str, int]]:
                 n = N_PROMPT_TEMPLATES if family == "prompt" else bench.n_options(subset) if family == "option_order" else 1
                 for variant in range(n):
                     yield benchmark, family, subset, variant
-
-
-def score_task_names() -> list[str]:
-    """Every name lighteval accepts for the SCORE tasks: each task, and each family prefix (the
-    part before the first ``:``, which runs all its tasks)."""
-    full = [lighteval_task(*key) for key in score_task_keys()]
-    return list(dict.fromkeys([n.split(":")[0] for n in full] + full))
 
 
 def command_tasks(command: Any, argv: Sequence[str]) -> tuple[str, list[str], str | None] | None:
@@ -97,7 +90,8 @@ def check_tasks(subcommand: str, tasks: Sequence[str], custom_tasks: str | None)
         return (f"task {ours[0]}: `lighteval eval` (lighteval 0.13's Inspect backend) cannot run scorekit's tasks: "
                 "it loads no --custom-tasks, and Inspect needs sample_fields scorekit's configs do not have; "
                 + RUN_INSTEAD.format(module=module))
-    known = set(score_task_names())
+    full = [lighteval_task(*key) for key in score_task_keys()]
+    known = set(full) | {n.split(":")[0] for n in full}  # each task, and each family prefix (runs all its tasks)
     for task in ours:
         if task.startswith("robust_"):
             if custom_tasks is None:

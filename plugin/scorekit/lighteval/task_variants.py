@@ -236,9 +236,8 @@ class RobustPrompt:
                 return None
             pos, order = next(a for a in arrangements(n, gold, self.permutations) if a[0] == self.variant)
             shown, canon = _moved_prompt(self.inner, line, doc, order, task_name, where)
-            new = dataclasses.replace(shown, gold_index=pos)
             specific[ROBUST_DOC_KEY] = self._meta(index, n_variants=n, order=order, canonical=canon, gold_canonical=canon[gold])
-            return dataclasses.replace(new, specific=specific)
+            return dataclasses.replace(shown, gold_index=pos, specific=specific)
         if self.family == "prompt":
             from jinja2 import StrictUndefined, Template, UndefinedError
 

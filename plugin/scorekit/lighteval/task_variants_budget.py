@@ -36,9 +36,9 @@ from scorekit.robustness.budget.design import BudgetError, Design
 __all__ = ["count_questions", "task_budget", "cost_lines"]
 
 
-def count_questions(config: Any, family: str, n_variants: int) -> int:
+def count_questions(config: Any, family: str) -> int:
     """The number of rows of the task's evaluation split (the design's questions), loaded as
-    lighteval does; for option order, every row's prompt must have ``n_variants`` choices
+    lighteval does; for option order, every row's prompt must have one number of choices
     (a design has one V), else one line naming the task and the numbers."""
     from datasets import load_dataset
 
@@ -74,7 +74,7 @@ def task_budget(config: Any, family: str, n_variants: int, budget: Mapping[str, 
                           f"{budget!r} ({exc})") from None
     if design.full:
         return None
-    n = n_questions if n_questions is not None else count_questions(config, family, n_variants)
+    n = n_questions if n_questions is not None else count_questions(config, family)
     from scorekit.robustness.budget.variants import rows_by_variant
 
     rows_by_variant(n, design.variants, design.per_question, design.seed, f"lighteval task {config.name}")

@@ -219,9 +219,7 @@ def from_spec(spec: MetricSpec) -> Callable[..., Any]:
     return metric if spec.kind == "multiple_choice" else _one_call_per_doc(metric)
 
 
-# One function per spec, by name: written above for the k / tau families, extractiveness and the
-# consistency rate, built from the spec for the others (module attributes too: the entry points'
-# targets); scorekit.lm_eval.task picks them by what they score.
+# spec name -> its function (module docstring); module attributes too: the entry points' targets
 _BY_HAND = {f.__name__: f for f in (pass_at_k, g_pass_at_k, mg_pass_at_k, avg_at_k, maj_at_k, recall_at_k, extractiveness,
                                     consistency_rate)}
 METRICS: dict[str, Callable[..., Any]] = {s.name: _BY_HAND.get(s.name) or from_spec(s) for s in SPECS}

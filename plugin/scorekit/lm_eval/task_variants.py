@@ -185,11 +185,10 @@ class RobustTask(ScorekitTask):
         self._choice_score: str = params.get("choice_score") or "acc"
         self._expanded: dict[str, Any] = {}
         self._show: bool = bool(params.get("show_options"))  # options not shown: asked as lettered options
-        self._converted = False  # --show-options and the documents show no option list (decided on expanding)
+        self._converted = False  # asked as lettered options: --show-options, no option list shown (_decide_conversion)
         self._several: bool | None = None  # several inputs per document (decided on the first one)
         self._budget: dict | None = params.get("budget")  # scorekit variants --budget: {per_question, seed}
         self._budgeted = False
-        self.permuted_questions = 0  # option order: questions whose shown options move
         self._cache: tuple[list[Any], dict[str, float]] | None = None
         inner = wrapped_config(params)
         self._fallbacks = filter_fallbacks(inner.get("filter_list"))
@@ -283,7 +282,7 @@ class RobustTask(ScorekitTask):
         if not self._several_inputs(doc):
             choices = self._original_choices(doc)
             return self._original_prompt(doc), choices, self._gold(doc, choices)
-        if not self._converts(doc):
+        if not self._converted:
             raise ValueError(_SEVERAL_INPUTS)
         if self._inner_multiple or compat.multiple_inputs(self):  # 0.5
             inputs = [str(x) for x in ConfigurableTask.doc_to_text(self, doc)]
@@ -302,11 +301,6 @@ class RobustTask(ScorekitTask):
         delimiter = self.config.target_delimiter if self.config.target_delimiter is not None else " "
         sentence = head + "_" + (delimiter + rest if rest else "")
         return sentence, [x[len(head):].strip() for x in inputs], int(gold)
-
-    def _converts(self, doc: dict) -> bool:
-        """``--show-options``: this task's documents are asked as lettered options (decided for
-        the whole task when its documents are expanded: their prompt shows no option list)."""
-        return self._show and self._converted
 
     def _decide_conversion(self, docs: Any) -> None:
         """``--show-options``: convert when a document has several inputs or a prompt showing
@@ -334,7 +328,7 @@ class RobustTask(ScorekitTask):
         them once each, or when rearranging them would not show the gold where it should."""
         prompt, choices, gold = self._question(doc)
         try:
-            layout = find_layout(prompt, choices, convert=self._converts(doc))
+            layout = find_layout(prompt, choices, convert=self._converted)
         except ValueError as exc:
             if labels_of(choices) is None and not any(str(c).strip() and str(c).strip().casefold() in prompt.casefold()
                                                       for c in choices):
@@ -343,15 +337,21 @@ class RobustTask(ScorekitTask):
                                  "--show-options asks it as lettered options") from None
             hint = "" if labels_of(choices) is not None else "; scorekit variants --show-options asks it as lettered options"
             raise ValueError(f"{exc}{hint}") from None
+        return self._arranged(base, prompt, choices, layout, gold, positions=positions(layout, len(choices)))
+
+    def _arranged(self, base: dict[str, Any], prompt: str, choices: list[str], layout: Layout, gold: int,
+                  **fields: Any) -> list[dict[str, Any]]:
+        """One meta per arrangement of ``layout``: ``base`` with the layout's fields, then ``fields``;
+        ``permuted``: what the model reads (prompt, scored continuations) differs between them."""
         canon = canonical_map(layout.contents)
         base.update(canonical=canon, gold_canonical=canon[gold], shown=len(layout.display), layout=layout.style,
-                    display=list(layout.display), positions=positions(layout, len(choices)))
+                    display=list(layout.display), **fields)
         metas, asked = [], set()
         for variant, order in arrangement_orders(layout, gold, self._scheme):
             text, scored = check(prompt, choices, layout, order, variant, gold)
             asked.add((text, tuple(scored)))
             metas.append({**base, "variant": variant, "n_variants": len(order), "order": order})
-        for meta in metas:  # what the model reads differs between arrangements
+        for meta in metas:
             meta["permuted"] = len(asked) > 1
         return metas
 
@@ -380,16 +380,7 @@ class RobustTask(ScorekitTask):
         layout = Layout(shown.style, shown.choice_of, tuple(texts.get(i, lab) for i, lab in enumerate(labels)))
         if gold not in layout.display:
             raise ValueError(f"the target {target!r} is not among the {len(layout.display)} options the prompt shows")
-        canon = canonical_map(layout.contents)
-        base.update(canonical=canon, gold_canonical=canon[gold], shown=len(layout.display), layout=layout.style,
-                    display=list(layout.display), labels=labels, target=target, gold_label=label)
-        metas, asked = [], set()
-        for variant, order in arrangement_orders(layout, gold, self._scheme):
-            asked.add(check(prompt, labels, layout, order, variant, gold)[0])
-            metas.append({**base, "variant": variant, "n_variants": len(order), "order": order})
-        for meta in metas:
-            meta["permuted"] = len(asked) > 1
-        return metas
+        return self._arranged(base, prompt, labels, layout, gold, labels=labels, target=target, gold_label=label)
 
     def _label_check(self, doc: dict, choices: list[str]) -> None:
         """The prompt family on a task scored on labels: every template must show the options
@@ -435,19 +426,14 @@ class RobustTask(ScorekitTask):
             self.features = list(docs.features)
         if self._family == "option_order":
             self._decide_conversion(docs)
-        indices: list[int] = []
-        metas: list[dict[str, Any]] = []
         per_doc: list[list[dict[str, Any]]] = []
-        permuted = 0
         for i, doc in enumerate(docs):
             try:
-                doc_metas = self._metas(doc, i)
+                per_doc.append(self._metas(doc, i))
             except ValueError as exc:
                 raise RobustStop(f"task {self._wrapped}: document {i}: {exc}") from None
-            permuted += bool(doc_metas and doc_metas[0].get("permuted"))
-            indices += [i] * len(doc_metas)
-            metas += doc_metas
-            per_doc.append(doc_metas)
+        indices = [i for i, doc_metas in enumerate(per_doc) for _ in doc_metas]
+        metas = [meta for doc_metas in per_doc for meta in doc_metas]
         if self._budget:  # keep each question's B variants of the seeded design
             from scorekit.robustness.budget import BudgetError
             from scorekit.robustness.budget.variants import select
@@ -458,10 +444,9 @@ class RobustTask(ScorekitTask):
             except BudgetError as exc:
                 raise RobustStop(str(exc)) from None
             self._budgeted = design is not None  # B >= V: a full run, reported as one
-        if self._family == "option_order" and len(docs) and not permuted:
+        if self._family == "option_order" and len(docs) and not any(m and m[0].get("permuted") for m in per_doc):
             raise RobustStop(f"task {self._wrapped}: no document shows two different options, so option order "
                              "would show the same prompt in every arrangement")
-        self.permuted_questions = permuted
         return docs.select(indices).flatten_indices().add_column("_robust", metas)
 
     # --- prompts ---------------------------------------------------------------------------------
@@ -483,7 +468,7 @@ class RobustTask(ScorekitTask):
             prompt = self._original_prompt(doc)
             return ask(prompt, meta["labels"], meta["layout"], meta["order"])[0]
         if own and self._family == "option_order" and self.OUTPUT_TYPE == "multiple_choice" \
-                and (meta is not None or self._converts(doc)):
+                and (meta is not None or self._converted):
             prompt, choices, gold = self._question(doc)
             if meta is None:  # a few-shot example: lettered in its own order, as the question is
                 return ask(prompt, choices, CONVERTED, list(range(len(choices))))[0]
@@ -504,7 +489,7 @@ class RobustTask(ScorekitTask):
         own = self._own(doc_to_choice, "choice")
         if own and self._family == "option_order" and self.OUTPUT_TYPE == "multiple_choice":
             meta = self._meta(doc)
-            if self._converts(doc):
+            if self._converted:
                 return letters(len(self._question(doc)[1]))
             if meta is not None and meta["order"] and meta.get("layout") == TEXT:
                 choices = self._original_choices(doc)
@@ -519,7 +504,7 @@ class RobustTask(ScorekitTask):
                 new = meta["labels"][int(meta["display"][int(meta["variant"])])]
                 return meta["target"].replace(meta["gold_label"], new, 1)
             return target(meta["layout"], meta["display"], int(meta["variant"]))
-        if own and self._family == "option_order" and self._converts(doc):
+        if own and self._family == "option_order" and self._converted:
             return self._question(doc)[2]  # a few-shot example: the gold's letter
         target_ = super().doc_to_target(doc, doc_to_target)
         return compat.generation_target(target_) if self.OUTPUT_TYPE == "generate_until" else target_

@@ -1,5 +1,5 @@
 """``scorekit variants``' lm-eval task files, built: for each task and family its task file
-(:mod:`scorekit.lm_eval.task_variants_yaml`, on a budget :mod:`scorekit.lm_eval.task_variants_budget`)
+(:mod:`scorekit.lm_eval.task_variants_yaml`, on a budget with ``metadata.robust.budget``)
 and the task's group, with the notes and cost lines to say (a
 :class:`~scorekit.lm_eval.task_variants_yaml.VariantFiles`). Nothing is
 written here: :func:`scorekit.lm_eval.task_variants_yaml.write` writes the files."""
@@ -15,10 +15,9 @@ from scorekit.errors import ScorekitError
 from scorekit.files import note
 from scorekit.lm_eval import compat
 from scorekit.lm_eval import task_variants_formats as formats
-from scorekit.lm_eval.task_variants_budget import render_budgeted
 from scorekit.lm_eval.task_variants_probe import decide_unchecked, probe
 from scorekit.lm_eval.task_variants_yaml import (RobustSpec, VariantFiles, check_task, group_name, owner, render_group,
-                                                 scored_on_labels, task_name)
+                                                 render_task, scored_on_labels, task_name)
 from scorekit.robustness.budget.variants import cost_line
 from scorekit.robustness.task_variants_options import FAMILIES
 
@@ -101,7 +100,7 @@ def _family_files(args: argparse.Namespace, name: str, yaml_path: str, cfg: dict
             unchecked = probe(spec, cfg)
             if unchecked is not None:
                 out.notes.append(decide_unchecked(name, cfg, spec, output_type, unchecked))
-        text = render_budgeted(spec, budget)
+        text = render_task(spec, budget)
         _add(out.files, f"{task_name(family, name)}.yaml", formats.annotate(text, args) if family == "prompt" else text)
         written.append(family)
         if budget is not None:

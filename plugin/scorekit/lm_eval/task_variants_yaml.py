@@ -221,10 +221,17 @@ def _dump(data: dict[str, Any]) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
 
 
-def render_task(spec: RobustSpec) -> str:
-    """YAML text of ``robust_<family>_<task>``."""
+def render_task(spec: RobustSpec, budget: tuple[int, int] | None = None) -> str:
+    """YAML text of ``robust_<family>_<task>``. On a budget ``(B, seed)`` (``scorekit variants --budget B
+    [--seed S]``) ``metadata.robust`` also holds ``budget: {per_question: B, seed: S}``:
+    :class:`scorekit.lm_eval.task_variants.RobustTask` keeps each question's B variants of the seeded design
+    (:func:`scorekit.robustness.budget.variants.select`) and writes the design into every document it asks,
+    where ``scorekit robustness`` reads it."""
+    robust = spec.params()
+    if budget is not None:
+        robust["budget"] = {"per_question": budget[0], "seed": budget[1]}
     body = _dump({"task": task_name(spec.family, spec.task)})
-    meta = _dump({"metadata": {"version": VERSION, "robust": spec.params()}})
+    meta = _dump({"metadata": {"version": VERSION, "robust": robust}})
     return HEADER + body + f"class: {CLASS}\n" + meta
 
 
