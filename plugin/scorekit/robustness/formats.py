@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Union
 
 __all__ = ["Format", "FormatError", "Field", "Options", "Prompt", "parse", "render", "grammar", "variations",
@@ -151,16 +151,6 @@ class Format:
     cue: str | None = None
     label: str | None = None
     numbering: str | None = None
-
-    def describe(self) -> str:
-        """The choices made, in words (``as written`` for format 0).
-
-        >>> Format(separator=" - ", casing="upper").describe()
-        "separator ' - ', casing upper"
-        """
-        made = [f"{f.name} {getattr(self, f.name)!r}" if f.name not in ("casing",) else f"casing {self.casing}"
-                for f in fields(self) if getattr(self, f.name) is not None]
-        return ", ".join(made) or "as written"
 
 
 def _split_lines(core: str) -> tuple[list[str], list[str]]:
