@@ -50,6 +50,7 @@ as placeholders, so document fields are never touched.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass, replace
@@ -357,9 +358,7 @@ def variations(prompt: str, n: int, *, seed: int = 0, relabel: bool = False) -> 
     g = grammar(parsed, relabel=relabel)
     dims = list(g)
     sizes = [len(g[d]) for d in dims]
-    total = 1
-    for s in sizes:
-        total *= s
+    total = math.prod(sizes)
     if total == 1:
         raise FormatError("the prompt has no descriptors, answer cue, option list or separate lines whose format "
                           "could vary", maximum=1)
