@@ -41,7 +41,6 @@ records for the same (question, variant), or records of one question disagreeing
 from __future__ import annotations
 
 import math
-import string
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +53,6 @@ from scorekit.robustness.records import FAMILIES, Family, Record, as_record
 
 __all__ = ["FamilySummary", "summarize", "accuracy", "accuracy_name", "unparsed_rate", "metric_names", "spread_metric_names"]
 
-LETTERS = string.ascii_uppercase
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
 _NAN = float("nan")
 LIMIT_HINT = "with --limit use a multiple of the variants per question"  # lm-eval's flag; reports of other harnesses replace it

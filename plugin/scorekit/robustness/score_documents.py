@@ -32,13 +32,12 @@ the row rule of each benchmark is :func:`question_from_row`.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.benchmarks import BENCHMARKS, SCOREBenchmark
+from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, SCOREBenchmark
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
 from scorekit.robustness.records import FAMILIES, Family
@@ -51,7 +50,6 @@ __all__ = [
 ]
 
 N_SAMPLES = 5
-LETTERS = string.ascii_uppercase
 DOC_FIELDS: tuple[str, ...] = (
     "question_id", "benchmark", "family", "variant", "n_variants", "category", "question",
     "options", "option_map", "canonical_map", "gold_index", "gold", "gold_canonical", "answer",

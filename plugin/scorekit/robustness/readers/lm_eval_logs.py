@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import re
-import string
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from scorekit.harness_outputs.identity import model_identity
 from scorekit.harness_outputs.kinds import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, results_harness, samples_name
 from scorekit.harness_outputs.runs import run_time
 from scorekit.harness_outputs.samples import iter_samples
+from scorekit.robustness.benchmarks import LETTERS
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
@@ -52,7 +52,6 @@ from scorekit.robustness.task_variants import canonical_map, swap_order
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
-LETTERS = string.ascii_uppercase
 _TIME = TIME_PATTERN
 _UNSET: Any = object()  # a samples file whose rows were not read yet (no design seen)
 _RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
