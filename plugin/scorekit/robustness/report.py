@@ -16,7 +16,6 @@ The report's data and JSON are :mod:`scorekit.robustness.report_data`; its table
 from __future__ import annotations
 
 import math
-import string
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ import numpy as np
 
 from scorekit.errors import ScorekitError, listed
 from scorekit.metrics.consistency import MIN_QUESTIONS
-from scorekit.robustness.analysis import accuracy_name, cr_name
+from scorekit.robustness.analysis import accuracy_name, cr_name, variant_metric_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
@@ -36,7 +35,6 @@ from scorekit.robustness.task_variants import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report"]
 
-LETTERS = string.ascii_uppercase
 # What upstream's CR (lm_eval/tasks/score: utils.py, math/utils_math.py, non_greedy_summarizer.py)
 # does with outputs it cannot read, per benchmark kind.
 _UPSTREAM_CR_NOTE = {
@@ -251,17 +249,11 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
     else:
         metrics, used = _combine(aggs, notes)
         variant = {}
-        if family == "prompt":
-            for i in range(max(10, len(metrics))):
-                v = _pick(metrics, f"{i}_{acc_word}", f"{i}_macro_accuracy", f"{i}_accuracy")
+        if family in ("prompt", "option_order"):  # the benchmark's accuracy name first, then either
+            for i in range(max(10, len(metrics)) if family == "prompt" else 10):
+                v = _pick(metrics, *(variant_metric_name(family, i, macro=m) for m in (macro, True, False)))
                 if not math.isnan(v):
-                    variant[str(i)] = v
-        elif family == "option_order":
-            for letter in LETTERS[:10]:
-                v = _pick(metrics, f"per_option_{acc_word}_{letter}", f"per_option_macro_accuracy_{letter}",
-                          f"per_option_accuracy_{letter}")
-                if not math.isnan(v):
-                    variant[letter] = v
+                    variant[_variant_key(family, i)] = v
         if robust:
             accuracy = _pick(metrics, "accuracy")
         elif family == "prompt":
