@@ -25,7 +25,7 @@ import numpy as np
 
 from scorekit.errors import ScorekitError, listed
 from scorekit.metrics.consistency import MIN_QUESTIONS
-from scorekit.robustness.analysis import accuracy_name, cr_name, variant_metric_name
+from scorekit.robustness.analysis import accuracy_name, cr_name, spread, variant_metric_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
@@ -48,13 +48,6 @@ _UPSTREAM_CR_NOTE = {
 _OPTION_DEFECT = (
     " and maps both 'the letter where the answer now is' and 'the original letter' to one label, "
     "so always answering the original letter scores 1.0")
-
-
-def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
-    arr = np.array([v for v in values if not math.isnan(v)], dtype=float)
-    if arr.size == 0:
-        return _NAN, _NAN, _NAN, _NAN
-    return float(arr.min()), float(arr.max()), float(arr.max() - arr.min()), float(arr.std())
 
 
 # --- from samples ----------------------------------------------------------------------------
@@ -291,10 +284,6 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
     if family == "non_greedy" and math.isnan(identical) and not robust:
         missing.append("identical-sample rate: not in the results files (upstream's tasks and scorekit "
                        "before it do not report it); needs the samples logs")
-    values = list(variant.values())
-    a_min, a_max, a_range, a_std = _spread(values)
-    if family == "non_greedy" and not variant:
-        a_min = a_max = a_range = a_std = _NAN
     n_docs = sum(a.n_docs or 0 for a in used if not a.task.is_group) if not any(a.task.is_group for a in used) else None
     n_questions = None
     if robust:
@@ -309,11 +298,10 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
     rep = FamilyReport(
         model=model, benchmark=benchmark, family=family, source="results", layout="+".join(layouts),
         tasks=sorted({a.task.name for a in used}), subsets=subsets, missing_subsets=missing_subsets, macro=macro,
-        n_questions=n_questions, variant_accuracy=variant, accuracy=accuracy, accuracy_min=a_min,
-        accuracy_max=a_max, accuracy_range=a_range, accuracy_std=a_std, consistency_rate=cr,
-        consistency_rate_ci=None if math.isnan(lo) or math.isnan(hi) else (lo, hi), unparsed_rate=unparsed,
-        identical_sample_rate=identical, runs=runs, sources=sorted({a.source for a in used}), missing=missing,
-        notes=notes, circular_accuracy=_pick(metrics, "circular_accuracy"),
+        n_questions=n_questions, variant_accuracy=variant, accuracy=accuracy, **spread(variant.values()),
+        consistency_rate=cr, consistency_rate_ci=None if math.isnan(lo) or math.isnan(hi) else (lo, hi),
+        unparsed_rate=unparsed, identical_sample_rate=identical, runs=runs, sources=sorted({a.source for a in used}),
+        missing=missing, notes=notes, circular_accuracy=_pick(metrics, "circular_accuracy"),
         prompt_sensitivity=_pick(metrics, "prompt_sensitivity"),
     )
     _note_identical(rep, n_questions)

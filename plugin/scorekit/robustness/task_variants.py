@@ -213,7 +213,7 @@ def robust_metrics(records: Sequence[Record], family: str, *, samples: int = 1, 
     (+CI), ``unparsed_rate``. Incomplete questions are left out as in
     :func:`~scorekit.robustness.analysis.summarize`.
     """
-    from scorekit.robustness.analysis import summarize
+    from scorekit.robustness.analysis import spread, summarize
 
     summary = summarize(records, macro=False, confidence=confidence)
     out = summary.metrics()
@@ -225,10 +225,8 @@ def robust_metrics(records: Sequence[Record], family: str, *, samples: int = 1, 
         out = {k: v for k, v in out.items() if not k.split("_")[0].isdigit()}
         for t, acc in per_template.items():
             out[f"{t}_accuracy"] = acc
-        accs = np.array(list(per_template.values()), dtype=float)
-        if accs.size:
-            out.update(accuracy_min=float(accs.min()), accuracy_max=float(accs.max()),
-                       accuracy_range=float(accs.max() - accs.min()), accuracy_std=float(accs.std()))
+        if per_template:
+            out.update(spread(per_template.values()))
         out["prompt_sensitivity"] = prompt_sensitivity(records, samples)
     return out
 
