@@ -86,17 +86,17 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
         sources=[p for s in chosen for p in s.sources], notes=list(notes), estimated=True)
     for s in chosen:
         rep.notes.extend(s.notes)
-    designs = {json_key(s.design) for s in chosen if s.design is not None and not s.design.full}
-    first = next(s.design for s in chosen if s.design is not None and not s.design.full)
-    other = next((s for s in chosen if s.design is not None and not s.design.full and s.design.variants != first.variants),
-                 None)
+    budgeted_sets = [s for s in chosen if s.design is not None and not s.design.full]
+    mine = budgeted_sets[0]
+    first = mine.design
+    other = next((s for s in budgeted_sets if s.design.variants != first.variants), None)
     if other is not None:  # one matrix, one V: AGIEval's 4- and 5-option subsets cannot be pooled
-        mine = next(s for s in chosen if s.design is first)
         raise DesignError(f"{benchmark} {family}: {mine.task.name} was budgeted over {first.variants} variants, "
                           f"{other.task.name} ({other.sources[0] if other.sources else '?'}) over {other.design.variants}; "
                           "a budgeted report pools one number of variants: give the logs of tasks with one number",
                           path=mine.sources[0] if mine.sources else None)
     rep.design = design_json(first)
+    designs = {s.design for s in budgeted_sets}  # a Design is a frozen (variants, per_question, seed)
     if len(designs) > 1:
         rep.notes.append(f"its tasks have {len(designs)} different designs; design shows the first")
     equal = equal_for(benchmark)
@@ -159,10 +159,6 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     elif family == "prompt" and any(s.samples_per_variant > 1 for s in chosen):
         rep.notes.append("prompt sensitivity needs every template of a question: not reported for a budgeted run")
     return rep
-
-
-def json_key(design: Any) -> tuple[int, int, int]:
-    return design.variants, design.per_question, design.seed
 
 
 def exact_quantiles(rep: Any) -> None:
