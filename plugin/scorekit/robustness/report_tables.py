@@ -96,10 +96,9 @@ def variant_table(report: Report, family: Family) -> Table | None:
         return None
     present = {k for f in fams for k in f.variant_accuracy}
     keys = sorted(present, key=int) if family == "prompt" else sorted(present)
-    used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
-    head = [f"P{k}" for k in used] if family == "prompt" else used
+    head = [f"P{k}" for k in keys] if family == "prompt" else keys
     names = _names(report)
-    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
+    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in keys]]
             for f in fams]
     return ["Model", "Benchmark", *head], rows
 
