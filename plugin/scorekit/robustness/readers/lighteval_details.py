@@ -56,8 +56,7 @@ from scorekit.robustness.records import Family, Record
 __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_robust", "lm_eval_task_name",
            "read_details_table"]
 
-_TIME = TIME_PATTERN
-RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
+RESULTS_NAME = re.compile(rf"^results_(?P<time>{TIME_PATTERN})\.json$")
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.score_suite (not imported: that module imports lighteval)
 ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.task_variants
 _ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>[^:|]+)"

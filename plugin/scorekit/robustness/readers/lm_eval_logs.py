@@ -52,9 +52,8 @@ from scorekit.robustness.task_variants import canonical_map, swap_order
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
-_TIME = TIME_PATTERN
 _UNSET: Any = object()  # a samples file whose rows were not read yet (no design seen)
-_RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
+_RESULTS_TIME = re.compile(rf"_(?P<time>{TIME_PATTERN})\.json$")
 _SEED_DIR = re.compile(r"^seed_(\d+)$")
 _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
 # Positions upstream's option-order tasks try: labels A..J (MMLU-Pro), A..D (AGIEval).
