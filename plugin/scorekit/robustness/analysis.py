@@ -163,14 +163,6 @@ class FamilySummary:
         return out
 
 
-def _grouped_mean(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
-    """Mean of ``values`` per group code (nan for empty groups)."""
-    counts = np.bincount(groups, minlength=n_groups)
-    sums = np.bincount(groups, weights=values, minlength=n_groups)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
-
-
 def _factorize(values: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
     """(distinct values in order of appearance, int code per value); dict passes at C speed,
     much faster than ``np.unique`` on object arrays of strings."""
@@ -186,8 +178,10 @@ def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> 
         return _NAN
     if not macro:
         return float(correct.mean())
-    per_cat = _grouped_mean(correct, cat, n_cat)
-    return float(np.nanmean(per_cat))
+    counts = np.bincount(cat, minlength=n_cat)
+    sums = np.bincount(cat, weights=correct, minlength=n_cat)
+    with np.errstate(invalid="ignore", divide="ignore"):  # mean per category, nan for one without records
+        return float(np.nanmean(np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)))
 
 
 def accuracy(records: Sequence[Record], *, macro: bool = False) -> float:
