@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -223,19 +223,15 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
                      "(micro, not macro over categories)")
     elif family == "non_greedy" and all(a.layout == "upstream" for a in aggs):
         # Upstream: one results file per run, accuracy only.
-        runs_sorted = sorted(aggs, key=lambda a: a.timestamp)
-        used = runs_sorted
+        used = sorted(aggs, key=lambda a: a.timestamp)
         values = [_pick(a.metrics, f"non_greedy_{acc_word}", "non_greedy_macro_accuracy", "non_greedy_accuracy")
-                  for a in runs_sorted]
-        by_task: dict[str, list[float]] = defaultdict(list)
-        for a, v in zip(runs_sorted, values):
-            by_task[a.task.name].append(v)
-        n_runs = max(len(v) for v in by_task.values())
-        runs = [f"run {i + 1}" for i in range(n_runs)]
+                  for a in used]
+        runs_per_task = Counter(a.task.name for a in used)
+        runs = [f"run {i + 1}" for i in range(max(runs_per_task.values()))]
         variant = {}
         metrics = {}
         accuracy = float(np.nanmean(values)) if values else _NAN
-        if len(by_task) > 1:
+        if len(runs_per_task) > 1:
             notes.append("accuracy = plain mean over the runs of every subtask")
         missing.append("non-greedy CR: upstream's results files hold no CR; it needs the runs' samples logs "
                        "(--log_samples) or upstream's summarizer output")
