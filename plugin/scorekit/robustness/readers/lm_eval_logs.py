@@ -536,12 +536,12 @@ class LmEvalLogsReader:
         for sf in sample_files:
             _read_samples(sf)
             _finish(sf)
-        out.samples.extend(_merge_sample_files(sample_files, out.notes))
-        out.aggregates.extend(_aggregates(results, out.notes))
+        out.samples.extend(_merge_sample_files(sample_files))
+        out.aggregates.extend(_aggregates(results))
         return out
 
 
-def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[SampleSet]:
+def _merge_sample_files(files: list[_SamplesFile]) -> list[SampleSet]:
     """One SampleSet per (model, task): newest run wins, except upstream non-greedy runs,
     which are merged by question (run i = sample i, runs ordered by seed, then time)."""
     groups: dict[tuple[str, str, str], list[_SamplesFile]] = defaultdict(list)
@@ -619,7 +619,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
                      max(sf.when for sf in runs), [f"seed {s}" for s in seeds], notes, identical)
 
 
-def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[AggregateSet]:
+def _aggregates(results: list[_ResultsFile]) -> list[AggregateSet]:
     out: list[AggregateSet] = []
     models_below: dict[Path, set[str]] = defaultdict(set)
     for rf in results:
