@@ -121,19 +121,19 @@ def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleS
         flags = {q: f for s in chosen for q, f in s.identical.items() if q not in left_out}
         rep.identical_sample_rate = identical_share(flags.values())
         _note_identical(rep, len(flags))
+    samples = max((s.samples_per_variant for s in chosen), default=1)  # per variant (a prompt family's template)
     if is_robust(benchmark):
-        _robust_extras(rep, records, chosen, confidence)
-    _variance_hook(rep, records, chosen, confidence)
+        _robust_extras(rep, records, chosen, samples, confidence)
+    _variance_hook(rep, records, samples, confidence)
     if summary.n_incomplete:
         rep.missing.append(f"{summary.n_incomplete} question(s) lack some variants and are left out of every number")
     return rep
 
 
-def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], confidence: float) -> None:
+def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], samples: int, confidence: float) -> None:
     """What only variant tasks report (:func:`scorekit.robustness.task_variants.robust_metrics`)."""
     from scorekit.robustness.task_variants import robust_metrics
 
-    samples = max((s.samples_per_variant for s in chosen), default=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # summarize's warnings are already in the notes
         metrics = robust_metrics(records, rep.family, samples=samples, confidence=confidence)
@@ -143,17 +143,15 @@ def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], co
         rep.variant_accuracy = {k.split("_")[0]: v for k, v in metrics.items() if k.split("_")[0].isdigit()}
         rep.accuracy_min, rep.accuracy_max = metrics["accuracy_min"], metrics["accuracy_max"]
         rep.accuracy_range, rep.accuracy_std = metrics["accuracy_range"], metrics["accuracy_std"]
-    if samples > 1 and rep.family == "prompt":
         flags = {q: f for s in chosen for q, f in s.identical.items()}
         rep.identical_sample_rate = identical_share(flags.values())
         _note_identical(rep, len(flags))
 
 
-def _variance_hook(rep: FamilyReport, records: Any, chosen: list[SampleSet], confidence: float) -> None:
+def _variance_hook(rep: FamilyReport, records: Any, samples: int, confidence: float) -> None:
     """``variance_shares`` of a family with several variants per question (:mod:`scorekit.robustness.variance`)."""
     from scorekit.robustness.variance import family_variance_shares
 
-    samples = max((s.samples_per_variant for s in chosen), default=1)
     rep.variance_shares, used, left_out = family_variance_shares(records, samples=samples, confidence=confidence)
     if rep.variance_shares and math.isnan(rep.variance_shares["question"]["value"]):
         rep.notes.append("variance shares undefined: correctness does not vary (or fewer than 2 complete questions)")
