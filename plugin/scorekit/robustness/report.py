@@ -179,9 +179,7 @@ def _pick(metrics: dict[str, float], *names: str) -> float:
 def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, float], list[AggregateSet]]:
     """Metrics of one benchmark family from per-task (or group) aggregates: a group entry if
     present, else the single task, else lm-eval's size-weighted mean over tasks."""
-    newest: dict[str, AggregateSet] = {}
-    for a in sorted(aggs, key=lambda a: a.timestamp):
-        newest[a.task.name] = a
+    newest = {a.task.name: a for a in sorted(aggs, key=lambda a: a.timestamp)}  # the newest of each task wins
     groups = [a for a in newest.values() if a.task.is_group]
     if groups:
         return groups[-1].metrics, groups
