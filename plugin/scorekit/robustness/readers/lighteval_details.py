@@ -264,14 +264,6 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         for task, metrics in robust.items()]
 
 
-def _is_lighteval_results(path: Path) -> bool:
-    if RESULTS_NAME.match(path.name) is None:
-        return False
-    with open(path, "rb") as fh:
-        head = fh.read(4096)
-    return b'"config_general"' in head
-
-
 class LightevalDetailsReader:
     """Reads lighteval ``details_*.parquet`` and ``results_*.json`` files (module docstring)."""
 
@@ -280,7 +272,10 @@ class LightevalDetailsReader:
     def claims(self, path: Path) -> bool:
         if path.suffix == ".parquet":
             return DETAILS_NAME.match(path.name) is not None
-        return path.suffix == ".json" and _is_lighteval_results(path)
+        if path.suffix != ".json" or RESULTS_NAME.match(path.name) is None:
+            return False
+        with open(path, "rb") as fh:  # lighteval writes config_general first
+            return b'"config_general"' in fh.read(4096)
 
     def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
         out = ReadResult()
