@@ -310,15 +310,6 @@ def _detect_layout(doc: Any, task: TaskName) -> str | None:
     return None
 
 
-def _upstream_option_order_missing(doc: dict[str, Any]) -> str | None:
-    need = [k for k in ("options", "answer_index", "always_same_option", "original_answer_index") if k not in doc]
-    if need:
-        return ("upstream option-order log without " + ", ".join(repr(k) for k in need)
-                + ": the displayed options cannot be mapped back to the original ones, so option CR and "
-                "per-position accuracy cannot be recomputed from it")
-    return None
-
-
 def _set_layout(sf: _SamplesFile, doc: Any, lineno: int) -> None:
     """Decide the file's layout from its first sample's ``doc`` (and whether upstream option
     order can be mapped back at all: ``sf.unmappable``)."""
@@ -329,8 +320,11 @@ def _set_layout(sf: _SamplesFile, doc: Any, lineno: int) -> None:
             f"unknown layout: the doc is neither scorekit's nor upstream lm-eval's SCORE document (doc keys: {keys})",
             path=sf.path, where=f"line {lineno}")
     sf.layout = layout
-    if layout == "upstream" and sf.task.family == "option_order":
-        sf.unmappable = _upstream_option_order_missing(doc)
+    need = [k for k in ("options", "answer_index", "always_same_option", "original_answer_index") if k not in doc]
+    if layout == "upstream" and sf.task.family == "option_order" and need:
+        sf.unmappable = ("upstream option-order log without " + ", ".join(repr(k) for k in need)
+                         + ": the displayed options cannot be mapped back to the original ones, so option CR and "
+                         "per-position accuracy cannot be recomputed from it")
 
 
 def _read_samples(sf: _SamplesFile) -> None:
