@@ -55,11 +55,8 @@ def arrangements(n: int, gold: int, scheme: str = "cyclic") -> list[tuple[int, l
     """
     if not 0 <= gold < n:
         raise ValueError(f"gold {gold} outside the {n} choices")
-    out = []
-    if scheme == "cyclic":
-        for r in range(n):
-            order = [(i + r) % n for i in range(n)]
-            out.append((order.index(gold), order))
+    if scheme == "cyclic":  # rotation r shows choice (i + r) mod n at i, so the gold at (gold - r) mod n
+        out = [((gold - r) % n, [(i + r) % n for i in range(n)]) for r in range(n)]
     elif scheme == "swap":
         out = [(p, swap_order(n, gold, p)) for p in range(n)]
     else:
