@@ -154,11 +154,6 @@ class Format:
     numbering: str | None = None
 
 
-def _split_lines(core: str) -> tuple[list[str], list[str]]:
-    parts = re.split(r"([ \t]*\n\s*)", core)
-    return parts[0::2], parts[1::2]
-
-
 def _option_line(line: str) -> tuple[str, re.Match] | None:
     for style, pattern in _OPTION:
         m = pattern.match(line)
@@ -186,7 +181,8 @@ def parse(prompt: str) -> Prompt:
         return Prompt(prompt, (), (), "")
     start = prompt.index(stripped[0])
     lead, core, trail = prompt[:start], stripped, prompt[start + len(stripped):]
-    lines, joins = _split_lines(core)
+    parts = re.split(r"([ \t]*\n\s*)", core)  # lines, and the white space (with a line break) joining them
+    lines, joins = parts[0::2], parts[1::2]
     blocks: list[Block] = []
     joiners: list[str] = []
     i = 0
