@@ -317,9 +317,7 @@ class LightevalDetailsReader:
                 benchmark, family, subset, _variant = parse_lighteval_task(task)  # type: ignore[misc]
                 tname = lm_eval_task_name(benchmark, family, subset)
                 records, foreign, identical = _records_from_table(p)
-            s = sets.get((model, tname.name))
-            if s is None:
-                s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], when, [])
+            s = sets.setdefault((model, tname.name), SampleSet(model, tname, "lighteval", [], [], when, []))
             _same_design(s, design, designs, (model, tname.name), p)
             s.records.extend(records)
             s.identical.update(identical)
