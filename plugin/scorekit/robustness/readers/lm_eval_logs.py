@@ -134,9 +134,7 @@ def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         by_filter[filt or "none"][metric] = checked_rate(value, path, f'results["{task}"]["{key}"]')
-    if not by_filter:
-        return {}
-    return by_filter["none"] if "none" in by_filter else next(iter(by_filter.values()))
+    return by_filter.get("none") or next(iter(by_filter.values()), {})  # a filter's entry is never empty
 
 
 def _is_metric_key(key: str) -> bool:
@@ -214,9 +212,7 @@ def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False)
             out.append(item)
         elif isinstance(item, list):
             stack.extend(reversed(item))
-        elif item is None:
-            continue
-        else:
+        elif item is not None:
             out.append(str(item))
     return out
 
