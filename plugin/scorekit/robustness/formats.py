@@ -216,8 +216,7 @@ def parse(prompt: str) -> Prompt:
             blocks.append(Field(m["desc"], m["sep"], m["text"], m["pre"]))
         else:  # a descriptor alone: its text on the next line when that line is plain text
             nxt = lines[i + 1]
-            plain = _option_line(nxt) is None and _FIELD.match(nxt) is None
-            if plain:
+            if _option_line(nxt) is None and _FIELD.match(nxt) is None:
                 blocks.append(Field(m["desc"], m["sep"] + joins[i], nxt, m["pre"]))
                 i += 2
                 continue
