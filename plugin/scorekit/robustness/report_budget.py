@@ -139,8 +139,7 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     keys = [_variant_key(family, v) for v in range(matrix.n_variants)]
     rep.variant_accuracy = {k: e.value for k, e in zip(keys, est.variant_accuracy)}
     rep.variant_accuracy_ci = {k: ci(e) for k, e in zip(keys, est.variant_accuracy)}
-    rep.accuracy, rep.accuracy_ci = est.accuracy.value, ci(est.accuracy)
-    for name in ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std"):
+    for name in ("accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std"):
         e = getattr(est, name)
         setattr(rep, name, e.value)
         setattr(rep, name + "_ci", ci(e))
