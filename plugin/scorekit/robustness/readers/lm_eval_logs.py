@@ -162,10 +162,6 @@ def _task_fallbacks(rf: _ResultsFile | None, task: str) -> frozenset[str]:
     return filter_fallbacks(config.get("filter_list") if isinstance(config, dict) else None)
 
 
-def _aggregate_layout(metrics: dict[str, float]) -> str:
-    return "scorekit" if any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics) else "upstream"
-
-
 # --- samples files ---------------------------------------------------------------------------
 
 
@@ -635,8 +631,9 @@ def _aggregates(results: list[_ResultsFile]) -> list[AggregateSet]:
             ns = n_samples.get(key)
             if isinstance(ns, dict) and isinstance(ns.get("effective"), int):
                 n_docs = ns["effective"]
-            layout = ("variants" if is_robust(task.benchmark)
-                      else "upstream-summarizer" if summarizer else _aggregate_layout(metrics))
+            scorekit = any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics)  # only scorekit logs these
+            layout = ("variants" if is_robust(task.benchmark) else "upstream-summarizer" if summarizer
+                      else "scorekit" if scorekit else "upstream")
             out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.when, n_docs))
     return out
 
