@@ -292,15 +292,12 @@ class LightevalDetailsReader:
                     raise ScorekitError(f"not a scorekit SCORE or variant task (task {task!r})", path=p)
                 other += 1
                 continue
-            model = details_model(p)
-            key = (model, task)
+            key = (details_model(p), task)
             run = (run_time(p)[0], p, time)
-            if key in newest:
-                older, newer = sorted([newest[key], run])
+            if key in newest:  # the newer run stays, the older is noted as ignored
+                older, run = sorted([newest[key], run])
                 superseded[key].append(older[1])
-                newest[key] = newer
-            else:
-                newest[key] = run
+            newest[key] = run
         if other:
             out.notes.append(f"{other} lighteval details file(s) of non-SCORE tasks were not read")
 
