@@ -588,9 +588,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
         notes.extend(sf.notes)
     runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.when))
     k = len(runs)
-    records: list[Record] = []
-    for i, sf in enumerate(runs):
-        records.extend(r._replace(variant=i, n_variants=k) for r in sf.records)
+    records = [r._replace(variant=i, n_variants=k) for i, sf in enumerate(runs) for r in sf.records]  # run i = sample i
     seeds = [str(sf.seed) if sf.seed is not None else "?" for sf in runs]
     by_question: dict[str, list[int]] = defaultdict(list)
     for sf in runs:
