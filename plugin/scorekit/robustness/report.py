@@ -170,10 +170,8 @@ def _note_identical(rep: FamilyReport, n_questions: int | None) -> None:
 
 
 def _pick(metrics: dict[str, float], *names: str) -> float:
-    for n in names:
-        if n in metrics:
-            return metrics[n]
-    return _NAN
+    """The value of the first of ``names`` that ``metrics`` has; nan when it has none."""
+    return next((metrics[n] for n in names if n in metrics), _NAN)
 
 
 def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, float], list[AggregateSet]]:
