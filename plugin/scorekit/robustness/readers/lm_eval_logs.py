@@ -84,12 +84,9 @@ def _model_from_results(data: dict[str, Any], path: Path) -> str | None:
 
 
 def _seed_from_results(data: dict[str, Any]) -> int | None:
-    config = data.get("config")
-    if isinstance(config, dict):
-        seed = config.get("random_seed")
-        if isinstance(seed, int) and not isinstance(seed, bool):
-            return seed
-    return None
+    """The run's ``config.random_seed`` when it is an integer, else None."""
+    seed = data["config"].get("random_seed") if isinstance(data.get("config"), dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 def _seed_from_path(path: Path) -> int | None:
@@ -379,9 +376,8 @@ def _finish(sf: _SamplesFile) -> None:
     """The notes of a file read."""
     if sf.unmappable:
         return
-    path = sf.path
     if len(sf.filters) > 1:
-        sf.notes.append(f"{path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
+        sf.notes.append(f"{sf.path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
     if sf.shown_order:
         moved = sum(sf.shown_order.values())
         sf.notes.append(f"option order: {moved} of {len(sf.shown_order)} question(s) had their shown options permuted"
