@@ -219,9 +219,8 @@ def robust_metrics(records: Sequence[Record], family: str, *, samples: int = 1, 
         out["circular_accuracy"] = circular_accuracy(records)
     elif family == "prompt" and samples > 1:
         per_template = template_accuracy(records, samples)
-        out = {k: v for k, v in out.items() if not k.split("_")[0].isdigit()}
-        for t, acc in per_template.items():
-            out[f"{t}_accuracy"] = acc
+        out = {k: v for k, v in out.items() if not k.split("_")[0].isdigit()}  # per template, not per variant
+        out.update({f"{t}_accuracy": acc for t, acc in per_template.items()})
         if per_template:
             out.update(spread(per_template.values()))
         out["prompt_sensitivity"] = prompt_sensitivity(records, samples)
