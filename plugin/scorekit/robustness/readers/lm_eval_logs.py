@@ -467,21 +467,11 @@ class LmEvalLogsReader:
 
     def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
         out = ReadResult()
-        results: list[_ResultsFile] = []
-        not_results = 0
-        samples_paths: list[tuple[Path, str, str]] = []
-        for p in paths:
-            if p.suffix == ".json":
-                rf = _read_results(p, p in explicit)
-                if rf is None:
-                    not_results += 1
-                else:
-                    results.append(rf)
-            else:
-                task, time = samples_name(p.name)  # type: ignore[misc]
-                samples_paths.append((p, task, time))
-        if not_results:
-            out.notes.append(f"{not_results} JSON file(s) in the given folders are not lm-eval results files and were not read")
+        read = [_read_results(p, p in explicit) for p in paths if p.suffix == ".json"]  # None: not lm-eval's
+        results = [rf for rf in read if rf is not None]
+        if len(results) < len(read):
+            out.notes.append(f"{len(read) - len(results)} JSON file(s) in the given folders are not lm-eval results "
+                             "files and were not read")
 
         by_run = {(rf.path.parent, rf.time): rf for rf in results if rf.time}
         models_in_dir: dict[Path, set[str]] = defaultdict(set)
@@ -491,7 +481,10 @@ class LmEvalLogsReader:
 
         other_tasks = 0
         sample_files: list[_SamplesFile] = []
-        for p, task_name, time in samples_paths:
+        for p in paths:
+            if p.suffix == ".json":
+                continue
+            task_name, time = samples_name(p.name)  # type: ignore[misc]
             task = classify_task(task_name)
             if task is None or task.is_group:
                 if p in explicit:
