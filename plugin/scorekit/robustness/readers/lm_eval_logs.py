@@ -614,10 +614,8 @@ def _aggregates(results: list[_ResultsFile]) -> list[AggregateSet]:
             metrics = _metrics_of(entry, rf.path, key)
             if not metrics:
                 continue
-            n_docs = None
             ns = n_samples.get(key)
-            if isinstance(ns, dict) and isinstance(ns.get("effective"), int):
-                n_docs = ns["effective"]
+            n_docs = ns["effective"] if isinstance(ns, dict) and isinstance(ns.get("effective"), int) else None
             scorekit = any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics)  # only scorekit logs these
             layout = ("variants" if is_robust(task.benchmark) else "upstream-summarizer" if summarizer
                       else "scorekit" if scorekit else "upstream")
