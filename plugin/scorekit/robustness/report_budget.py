@@ -47,9 +47,8 @@ def refuse_lost_design(chosen: list[Any]) -> None:
     from scorekit.robustness.budget.runs import lost_design_message
 
     for s in chosen:
-        if s.layout not in ("variants", "scorekit", "lighteval") or not s.records or s.task.family == "non_greedy":
-            continue
-        if s.samples_per_variant > 1:  # a prompt family sampled N times: variants are template x sample
+        if (s.layout not in ("variants", "scorekit", "lighteval") or not s.records or s.task.family == "non_greedy"
+                or s.samples_per_variant > 1):  # a prompt family sampled N times: variants are template x sample
             continue
         per_q: Counter[str] = Counter(r.question_id for r in s.records)
         nvar = {r.n_variants for r in s.records}
@@ -106,10 +105,9 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     for s in chosen:
         if not s.records:
             continue
-        path = s.sources[0] if s.sources else None
         matrix = family_matrix(s.records, equal=equal)
         if s.design is not None and not s.design.full:
-            checked = check_family(matrix, s.design, s.design_questions, path=path,
+            checked = check_family(matrix, s.design, s.design_questions, path=s.sources[0] if s.sources else None,
                                    design_ids=s.design_ids)
             left_out += len(matrix.question_ids) - len(checked.question_ids)
             rep.notes.extend(checked.notes)
