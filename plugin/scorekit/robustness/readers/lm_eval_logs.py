@@ -217,7 +217,6 @@ class _UpstreamConverter:
         self.task = task
         self.skipped_positions = 0
         self.untested: set[str] = set()  # questions with more options than upstream's positions
-        self._corrections: dict[str, str] | None = None
 
     def _qid(self, doc: dict[str, Any]) -> str:
         qid = doc.get("question_id")
@@ -232,13 +231,10 @@ class _UpstreamConverter:
 
     def _math_gold(self, doc: dict[str, Any]) -> str:
         from scorekit.robustness.extract import math_gold_answer
+        from scorekit.robustness.templates import math_answer_corrections  # read once (lru_cache)
 
         if isinstance(doc.get("solution"), str):
-            if self._corrections is None:
-                from scorekit.robustness.templates import math_answer_corrections
-
-                self._corrections = math_answer_corrections()
-            gold = math_gold_answer(doc["solution"], str(doc.get("question", "")), self._corrections)
+            gold = math_gold_answer(doc["solution"], str(doc.get("question", "")), math_answer_corrections())
             if gold is not None:
                 return gold
         return str(doc["answer"])
