@@ -288,10 +288,8 @@ def _detect_layout(doc: Any, task: TaskName) -> str | None:
         return "variants"
     if _SCOREKIT_DOC <= doc.keys():
         return "scorekit"
-    if "prompt" in doc and "question_id" in doc:
-        if task.family == "prompt" and "prompt_id" not in doc:
-            return None
-        return "upstream"
+    if "prompt" in doc and "question_id" in doc and (task.family != "prompt" or "prompt_id" in doc):
+        return "upstream"  # upstream's prompt family numbers its templates in prompt_id
     return None
 
 
