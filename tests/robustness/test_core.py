@@ -14,7 +14,7 @@ from scorekit.robustness.analysis import metric_names, summarize
 from scorekit.robustness.records import Record, as_record, records_from_items
 from scorekit.robustness.grading import prompt_for, record_for
 from scorekit.robustness.templates import get_template, load_templates, template_file, upstream_score_dir
-from scorekit.robustness.task_variants import swap_order
+from scorekit.robustness.task_variants import PERMUTATIONS, arrangements, swap_order
 from scorekit.robustness.score_documents import Question, agieval_question, expand, questions_from_rows
 from tests.robustness.fixture_tasks import close, fixture_rows, oracle_cr
 
@@ -279,3 +279,12 @@ def test_every_number_is_independent_of_record_order():
     # natural order of the ids: aqua_rat/2 before aqua_rat/10, as the rows of the dataset
     interleaved = [r for rank in (0, 1) for r in recs if int(r.question_id.split("/")[1]) % 2 == rank]
     assert summarize(interleaved).consistency_rate_ci == first.consistency_rate_ci
+
+
+@pytest.mark.parametrize("scheme", PERMUTATIONS)
+def test_every_arrangement_shows_the_gold_at_its_position(scheme):
+    for n in range(1, 12):
+        for gold in range(n):
+            got = arrangements(n, gold, scheme)
+            assert [p for p, _ in got] == list(range(n))  # one arrangement per position, sorted
+            assert all(order[p] == gold and sorted(order) == list(range(n)) for p, order in got)

@@ -41,7 +41,6 @@ records for the same (question, variant), or records of one question disagreeing
 from __future__ import annotations
 
 import math
-import string
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +53,6 @@ from scorekit.robustness.records import FAMILIES, Family, Record, as_record
 
 __all__ = ["FamilySummary", "summarize", "accuracy", "accuracy_name", "unparsed_rate", "metric_names", "spread_metric_names"]
 
-LETTERS = string.ascii_uppercase
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
 _NAN = float("nan")
 LIMIT_HINT = "with --limit use a multiple of the variants per question"  # lm-eval's flag; reports of other harnesses replace it
@@ -86,6 +84,19 @@ def variant_metric_name(family: Family, variant: int, *, macro: bool) -> str:
 def spread_metric_names(family: Family) -> tuple[str, ...]:
     """Spread metrics across variants (prompt and option_order families only)."""
     return SPREAD if family in ("prompt", "option_order") else ()
+
+
+def spread(accuracies: Iterable[float]) -> dict[str, float]:
+    """``{name: value}`` of :data:`SPREAD` over per-variant accuracies: min, max, max - min and
+    the population standard deviation (ddof=0); nan values are left out, all nan without any.
+
+    >>> spread([0.5, 0.75, float("nan")])
+    {'accuracy_min': 0.5, 'accuracy_max': 0.75, 'accuracy_range': 0.25, 'accuracy_std': 0.125}
+    """
+    arr = np.array([a for a in accuracies if not math.isnan(a)], dtype=np.float64)
+    if arr.size == 0:
+        return dict.fromkeys(SPREAD, _NAN)
+    return dict(zip(SPREAD, (float(arr.min()), float(arr.max()), float(arr.max() - arr.min()), float(arr.std()))))
 
 
 def metric_names(family: Family, *, macro: bool, n_variants: int = 10) -> list[str]:
@@ -144,21 +155,12 @@ class FamilySummary:
         else:
             for v in sorted(self.variant_accuracy):
                 out[variant_metric_name(self.family, v, macro=self.macro)] = self.variant_accuracy[v]
-            out.update(accuracy_min=self.accuracy_min, accuracy_max=self.accuracy_max,
-                       accuracy_range=self.accuracy_range, accuracy_std=self.accuracy_std)
+            out.update({name: getattr(self, name) for name in SPREAD})
         cr = cr_name(self.family)
         out[cr] = self.consistency_rate
         out[f"{cr}_ci_low"], out[f"{cr}_ci_high"] = self.consistency_rate_ci
         out["unparsed_rate"] = self.unparsed_rate
         return out
-
-
-def _grouped_mean(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
-    """Mean of ``values`` per group code (nan for empty groups)."""
-    counts = np.bincount(groups, minlength=n_groups)
-    sums = np.bincount(groups, weights=values, minlength=n_groups)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
 def _factorize(values: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
@@ -176,8 +178,10 @@ def _accuracy(correct: np.ndarray, cat: np.ndarray, n_cat: int, macro: bool) -> 
         return _NAN
     if not macro:
         return float(correct.mean())
-    per_cat = _grouped_mean(correct, cat, n_cat)
-    return float(np.nanmean(per_cat))
+    counts = np.bincount(cat, minlength=n_cat)
+    sums = np.bincount(cat, weights=correct, minlength=n_cat)
+    with np.errstate(invalid="ignore", divide="ignore"):  # mean per category, nan for one without records
+        return float(np.nanmean(np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)))
 
 
 def accuracy(records: Sequence[Record], *, macro: bool = False) -> float:
@@ -381,12 +385,6 @@ def summarize(records: Iterable[Record | Any], *, macro: bool = False, equal: Ca
     for v in np.unique(v_keep):
         sel = v_keep == v
         variant_accuracy[int(v)] = _accuracy(c_keep[sel], cat_idx[sel], n_cat, macro)
-    accs = np.array(list(variant_accuracy.values()), dtype=np.float64)
-    if accs.size:
-        a_min, a_max, a_std = float(accs.min()), float(accs.max()), float(accs.std())
-    else:
-        a_min = a_max = a_std = _NAN
-
     # Answers of each complete question, in variant order.
     order = idx[np.lexsort((variant[idx], q_idx[idx]))]
     answers = [answers_all[i] for i in order.tolist()]
@@ -410,8 +408,7 @@ def summarize(records: Iterable[Record | Any], *, macro: bool = False, equal: Ca
         accuracy_ci=acc_ci, variant_accuracy_ci=variant_ci, accuracy_range_ci=range_ci, accuracy_std_ci=std_ci,
         family=family, macro=macro, n_questions=int(complete_q.sum()), n_incomplete=n_incomplete,
         n_records=int(idx.size), variant_accuracy=variant_accuracy, accuracy=_accuracy(c_keep, cat_idx, n_cat, macro),
-        accuracy_min=a_min, accuracy_max=a_max, accuracy_range=a_max - a_min if not math.isnan(a_min) else _NAN,
-        accuracy_std=a_std, consistency_rate=float(cr), consistency_rate_ci=(float(ci[0]), float(ci[1])),
+        **spread(variant_accuracy.values()), consistency_rate=float(cr), consistency_rate_ci=(float(ci[0]), float(ci[1])),
         agree_pairs=agree_sum, total_pairs=total_sum, unparsed_rate=float((~p_keep).mean()) if idx.size else _NAN,
         incomplete_questions=incomplete_names,
     )

@@ -91,10 +91,7 @@ class SCOREBenchmark:
 
     def n_options(self, subset: str = "") -> int:
         """Options per question of a subset (the benchmark's maximum when the subset has no count)."""
-        for s in self.subsets:
-            if s.key == subset and s.options:
-                return s.options
-        return self.options
+        return next((s.options for s in self.subsets if s.key == subset and s.options), self.options)
 
     def dataset(self, subset: str = "") -> tuple[str, str]:
         """(hub dataset path, config name) of a subset."""

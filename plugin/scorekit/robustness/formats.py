@@ -50,9 +50,10 @@ as placeholders, so document fields are never touched.
 
 from __future__ import annotations
 
+import math
 import random
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Union
 
 __all__ = ["Format", "FormatError", "Field", "Options", "Prompt", "parse", "render", "grammar", "variations",
@@ -152,21 +153,6 @@ class Format:
     label: str | None = None
     numbering: str | None = None
 
-    def describe(self) -> str:
-        """The choices made, in words (``as written`` for format 0).
-
-        >>> Format(separator=" - ", casing="upper").describe()
-        "separator ' - ', casing upper"
-        """
-        made = [f"{f.name} {getattr(self, f.name)!r}" if f.name not in ("casing",) else f"casing {self.casing}"
-                for f in fields(self) if getattr(self, f.name) is not None]
-        return ", ".join(made) or "as written"
-
-
-def _split_lines(core: str) -> tuple[list[str], list[str]]:
-    parts = re.split(r"([ \t]*\n\s*)", core)
-    return parts[0::2], parts[1::2]
-
 
 def _option_line(line: str) -> tuple[str, re.Match] | None:
     for style, pattern in _OPTION:
@@ -195,7 +181,8 @@ def parse(prompt: str) -> Prompt:
         return Prompt(prompt, (), (), "")
     start = prompt.index(stripped[0])
     lead, core, trail = prompt[:start], stripped, prompt[start + len(stripped):]
-    lines, joins = _split_lines(core)
+    parts = re.split(r"([ \t]*\n\s*)", core)  # lines, and the white space (with a line break) joining them
+    lines, joins = parts[0::2], parts[1::2]
     blocks: list[Block] = []
     joiners: list[str] = []
     i = 0
@@ -229,8 +216,7 @@ def parse(prompt: str) -> Prompt:
             blocks.append(Field(m["desc"], m["sep"], m["text"], m["pre"]))
         else:  # a descriptor alone: its text on the next line when that line is plain text
             nxt = lines[i + 1]
-            plain = _option_line(nxt) is None and _FIELD.match(nxt) is None
-            if plain:
+            if _option_line(nxt) is None and _FIELD.match(nxt) is None:
                 blocks.append(Field(m["desc"], m["sep"] + joins[i], nxt, m["pre"]))
                 i += 2
                 continue
@@ -367,9 +353,7 @@ def variations(prompt: str, n: int, *, seed: int = 0, relabel: bool = False) -> 
     g = grammar(parsed, relabel=relabel)
     dims = list(g)
     sizes = [len(g[d]) for d in dims]
-    total = 1
-    for s in sizes:
-        total *= s
+    total = math.prod(sizes)
     if total == 1:
         raise FormatError("the prompt has no descriptors, answer cue, option list or separate lines whose format "
                           "could vary", maximum=1)

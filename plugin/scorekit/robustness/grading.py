@@ -70,6 +70,4 @@ def equal_for(benchmark: str):
     """Answer equality for CR: :func:`~scorekit.metrics.math_equivalent` for SCORE's free-form
     answers (MATH), None (plain ``==``) for multiple choice and for tasks written by
     ``scorekit variants`` (their answers are already the wrapped task's filtered outputs)."""
-    if is_robust(benchmark):
-        return None
-    return math_equivalent if get_benchmark(benchmark).options == 0 else None
+    return math_equivalent if not is_robust(benchmark) and get_benchmark(benchmark).options == 0 else None

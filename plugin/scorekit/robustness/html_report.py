@@ -76,6 +76,5 @@ def render_html(report: Any, *, title: str = "SCORE robustness", intro: Sequence
             out.append("<h2>Plots</h2>")
             out.extend(_image(p.name, p.caption, p.png) for p in figures)
     for section in sections:
-        out.append(f"<h2>{html.escape(section.heading)}</h2>")
-        out.append(section.body_html)
+        out.extend((f"<h2>{html.escape(section.heading)}</h2>", section.body_html))
     return html_document(title, out, notes=notes, style=_STYLE)

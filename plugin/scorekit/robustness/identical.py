@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable, Sequence
 
-__all__ = ["WARN_AT", "samples_identical", "identical_share", "identical_sample_rate", "identical_sample_note"]
+__all__ = ["WARN_AT", "samples_identical", "identical_share", "identical_sample_note"]
 
 WARN_AT = 0.5
 
@@ -29,11 +29,6 @@ def identical_share(flags: Iterable[bool]) -> float:
     """Mean of per-question flags (:func:`samples_identical`); nan without questions."""
     values = [bool(f) for f in flags]
     return sum(values) / len(values) if values else math.nan
-
-
-def identical_sample_rate(groups: Iterable[Sequence[str]]) -> float:
-    """Share of questions (groups of sample texts, two or more each) whose samples are identical."""
-    return identical_share(samples_identical(g) for g in groups if len(g) >= 2)
 
 
 def identical_sample_note(rate: float, n_questions: int | None = None) -> str | None:

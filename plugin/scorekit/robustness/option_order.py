@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekit.robustness.shown_options import labels_of, letters, locate_labelled, locate_texts, rearrange, show_options
+from scorekit.robustness.shown_options import letters, locate, rearrange, show_options
 from scorekit.robustness.task_variants import arrangements
 
 __all__ = ["Layout", "find_layout", "arrangement_orders", "ask", "check", "target", "positions", "CONVERTED", "TEXT"]
@@ -48,11 +48,6 @@ class Layout:
     contents: tuple[str, ...]
 
 
-def _locate(prompt: str, choices: Sequence[str]):
-    labels = labels_of(choices)
-    return locate_labelled(prompt, labels) if labels is not None else locate_texts(prompt, choices)
-
-
 def find_layout(prompt: str, choices: Sequence[str], *, convert: bool = False) -> Layout:
     """The layout of a question whose prompt is ``prompt`` and whose scored choices are
     ``choices``; ``convert``: ask it as lettered options (the choices are the option texts).
@@ -66,7 +61,7 @@ def find_layout(prompt: str, choices: Sequence[str], *, convert: bool = False) -
     """
     if convert:
         return Layout(CONVERTED, tuple(range(len(choices))), tuple(" ".join(str(c).split()) for c in choices))
-    shown = _locate(prompt, choices)
+    shown = locate(prompt, choices)
     if shown.style == TEXT:
         return Layout(TEXT, shown.choice_of, tuple(str(c).strip() for c in choices))
     texts = shown.by_choice(prompt)
@@ -98,7 +93,7 @@ def ask(prompt: str, choices: Sequence[str], style: str, order: Sequence[int]) -
     """
     if style == CONVERTED:
         return show_options(prompt, [choices[c] for c in order]), letters(len(choices))
-    text = rearrange(prompt, _locate(prompt, choices), order)
+    text = rearrange(prompt, locate(prompt, choices), order)
     return text, ([str(choices[c]) for c in order] if style == TEXT else list(choices))
 
 
@@ -124,7 +119,7 @@ def check(prompt: str, choices: Sequence[str], layout: Layout, order: Sequence[i
     text, scored = ask(prompt, choices, layout.style, order)
     if layout.style == CONVERTED:
         return text, scored
-    again = _locate(text, choices)
+    again = locate(text, choices)
     if len(again.choice_of) != len(layout.display):
         raise ValueError("the options cannot be moved apart: rearranged, the prompt shows "
                          f"{len(again.choice_of)} options, not {len(layout.display)}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import asdict
 from typing import Any
 
 from scorekit.checks import check_confidence
@@ -154,15 +155,10 @@ def plan_robustness(args: argparse.Namespace) -> dict[str, Any]:
         out.update(variants=v, pilot=None)
         rows = plan_consistency(h, variants=v, budgets=budgets, rate=args.consistency_rate, confidence=args.confidence)
         notes.append("planned from a guessed consistency rate, conservatively (every question at that rate)")
-    out["rows"] = [{**({"quantile": r[0]} if isinstance(r, tuple) else {}),
-                    **_row(r[1] if isinstance(r, tuple) else r)} for r in rows]
+    out["rows"] = [{**({"quantile": r[0]} if isinstance(r, tuple) else {}),  # a PlanRow's fields are the JSON's
+                    **asdict(r[1] if isinstance(r, tuple) else r)} for r in rows]
     if any(r["per_question"] >= v for r in out["rows"]):
         notes.append(f"a row with {v} variants per question is a full run: exact on the questions it asks, whatever "
                      "their number (its interval over other questions is another matter: docs/metrics.md)")
     out["notes"] = notes
     return out
-
-
-def _row(r: Any) -> dict[str, Any]:
-    return {"per_question": r.per_question, "questions": r.questions, "evaluations": r.evaluations,
-            "half_width": r.half_width}

@@ -16,10 +16,6 @@ from scorekit.robustness.records import Family
 from scorekit.robustness.report_data import FAMILY_LABEL
 
 
-def _bench_label(key: str) -> str:
-    return BENCHMARKS[key].label if key in BENCHMARKS else key
-
-
 def _pyplot():
     import matplotlib
 
@@ -35,7 +31,8 @@ def _families(report: dict[str, Any]):
     several_models = len(report["models"]) > 1
     for model in report["models"]:
         for bench in model["benchmarks"]:
-            label = _bench_label(bench["benchmark"])
+            key = bench["benchmark"]
+            label = BENCHMARKS[key].label if key in BENCHMARKS else key  # MMLU-Pro; a variant task by its name
             for fam in bench["families"]:
                 yield (f"{model['model']} · {label}" if several_models else label), fam
 

@@ -16,9 +16,8 @@ The report's data and JSON are :mod:`scorekit.robustness.report_data`; its table
 from __future__ import annotations
 
 import math
-import string
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ import numpy as np
 
 from scorekit.errors import ScorekitError, listed
 from scorekit.metrics.consistency import MIN_QUESTIONS
-from scorekit.robustness.analysis import accuracy_name, cr_name
+from scorekit.robustness.analysis import accuracy_name, cr_name, spread, variant_metric_name
 from scorekit.robustness.identical import identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
@@ -36,7 +35,6 @@ from scorekit.robustness.task_variants import ROBUST_FAMILIES as ROBUST_ORDER
 
 __all__ = ["FamilyReport", "Report", "build_report"]
 
-LETTERS = string.ascii_uppercase
 # What upstream's CR (lm_eval/tasks/score: utils.py, math/utils_math.py, non_greedy_summarizer.py)
 # does with outputs it cannot read, per benchmark kind.
 _UPSTREAM_CR_NOTE = {
@@ -50,13 +48,6 @@ _UPSTREAM_CR_NOTE = {
 _OPTION_DEFECT = (
     " and maps both 'the letter where the answer now is' and 'the original letter' to one label, "
     "so always answering the original letter scores 1.0")
-
-
-def _spread(values: Sequence[float]) -> tuple[float, float, float, float]:
-    arr = np.array([v for v in values if not math.isnan(v)], dtype=float)
-    if arr.size == 0:
-        return _NAN, _NAN, _NAN, _NAN
-    return float(arr.min()), float(arr.max()), float(arr.max() - arr.min()), float(arr.std())
 
 
 # --- from samples ----------------------------------------------------------------------------
@@ -130,19 +121,19 @@ def _from_samples(model: str, benchmark: str, family: Family, sets: list[SampleS
         flags = {q: f for s in chosen for q, f in s.identical.items() if q not in left_out}
         rep.identical_sample_rate = identical_share(flags.values())
         _note_identical(rep, len(flags))
+    samples = max((s.samples_per_variant for s in chosen), default=1)  # per variant (a prompt family's template)
     if is_robust(benchmark):
-        _robust_extras(rep, records, chosen, confidence)
-    _variance_hook(rep, records, chosen, confidence)
+        _robust_extras(rep, records, chosen, samples, confidence)
+    _variance_hook(rep, records, samples, confidence)
     if summary.n_incomplete:
         rep.missing.append(f"{summary.n_incomplete} question(s) lack some variants and are left out of every number")
     return rep
 
 
-def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], confidence: float) -> None:
+def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], samples: int, confidence: float) -> None:
     """What only variant tasks report (:func:`scorekit.robustness.task_variants.robust_metrics`)."""
     from scorekit.robustness.task_variants import robust_metrics
 
-    samples = max((s.samples_per_variant for s in chosen), default=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # summarize's warnings are already in the notes
         metrics = robust_metrics(records, rep.family, samples=samples, confidence=confidence)
@@ -152,17 +143,15 @@ def _robust_extras(rep: FamilyReport, records: list, chosen: list[SampleSet], co
         rep.variant_accuracy = {k.split("_")[0]: v for k, v in metrics.items() if k.split("_")[0].isdigit()}
         rep.accuracy_min, rep.accuracy_max = metrics["accuracy_min"], metrics["accuracy_max"]
         rep.accuracy_range, rep.accuracy_std = metrics["accuracy_range"], metrics["accuracy_std"]
-    if samples > 1 and rep.family == "prompt":
         flags = {q: f for s in chosen for q, f in s.identical.items()}
         rep.identical_sample_rate = identical_share(flags.values())
         _note_identical(rep, len(flags))
 
 
-def _variance_hook(rep: FamilyReport, records: Any, chosen: list[SampleSet], confidence: float) -> None:
+def _variance_hook(rep: FamilyReport, records: Any, samples: int, confidence: float) -> None:
     """``variance_shares`` of a family with several variants per question (:mod:`scorekit.robustness.variance`)."""
     from scorekit.robustness.variance import family_variance_shares
 
-    samples = max((s.samples_per_variant for s in chosen), default=1)
     rep.variance_shares, used, left_out = family_variance_shares(records, samples=samples, confidence=confidence)
     if rep.variance_shares and math.isnan(rep.variance_shares["question"]["value"]):
         rep.notes.append("variance shares undefined: correctness does not vary (or fewer than 2 complete questions)")
@@ -181,18 +170,14 @@ def _note_identical(rep: FamilyReport, n_questions: int | None) -> None:
 
 
 def _pick(metrics: dict[str, float], *names: str) -> float:
-    for n in names:
-        if n in metrics:
-            return metrics[n]
-    return _NAN
+    """The value of the first of ``names`` that ``metrics`` has; nan when it has none."""
+    return next((metrics[n] for n in names if n in metrics), _NAN)
 
 
 def _combine(aggs: list[AggregateSet], notes: list[str]) -> tuple[dict[str, float], list[AggregateSet]]:
     """Metrics of one benchmark family from per-task (or group) aggregates: a group entry if
     present, else the single task, else lm-eval's size-weighted mean over tasks."""
-    newest: dict[str, AggregateSet] = {}
-    for a in sorted(aggs, key=lambda a: a.timestamp):
-        newest[a.task.name] = a
+    newest = {a.task.name: a for a in sorted(aggs, key=lambda a: a.timestamp)}  # the newest of each task wins
     groups = [a for a in newest.values() if a.task.is_group]
     if groups:
         return groups[-1].metrics, groups
@@ -232,36 +217,26 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
                      "(micro, not macro over categories)")
     elif family == "non_greedy" and all(a.layout == "upstream" for a in aggs):
         # Upstream: one results file per run, accuracy only.
-        runs_sorted = sorted(aggs, key=lambda a: a.timestamp)
-        used = runs_sorted
+        used = sorted(aggs, key=lambda a: a.timestamp)
         values = [_pick(a.metrics, f"non_greedy_{acc_word}", "non_greedy_macro_accuracy", "non_greedy_accuracy")
-                  for a in runs_sorted]
-        by_task: dict[str, list[float]] = defaultdict(list)
-        for a, v in zip(runs_sorted, values):
-            by_task[a.task.name].append(v)
-        n_runs = max(len(v) for v in by_task.values())
-        runs = [f"run {i + 1}" for i in range(n_runs)]
+                  for a in used]
+        runs_per_task = Counter(a.task.name for a in used)
+        runs = [f"run {i + 1}" for i in range(max(runs_per_task.values()))]
         variant = {}
         metrics = {}
         accuracy = float(np.nanmean(values)) if values else _NAN
-        if len(by_task) > 1:
+        if len(runs_per_task) > 1:
             notes.append("accuracy = plain mean over the runs of every subtask")
         missing.append("non-greedy CR: upstream's results files hold no CR; it needs the runs' samples logs "
                        "(--log_samples) or upstream's summarizer output")
     else:
         metrics, used = _combine(aggs, notes)
         variant = {}
-        if family == "prompt":
-            for i in range(max(10, len(metrics))):
-                v = _pick(metrics, f"{i}_{acc_word}", f"{i}_macro_accuracy", f"{i}_accuracy")
+        if family in ("prompt", "option_order"):  # the benchmark's accuracy name first, then either
+            for i in range(max(10, len(metrics)) if family == "prompt" else 10):
+                v = _pick(metrics, *(variant_metric_name(family, i, macro=m) for m in (macro, True, False)))
                 if not math.isnan(v):
-                    variant[str(i)] = v
-        elif family == "option_order":
-            for letter in LETTERS[:10]:
-                v = _pick(metrics, f"per_option_{acc_word}_{letter}", f"per_option_macro_accuracy_{letter}",
-                          f"per_option_accuracy_{letter}")
-                if not math.isnan(v):
-                    variant[letter] = v
+                    variant[_variant_key(family, i)] = v
         if robust:
             accuracy = _pick(metrics, "accuracy")
         elif family == "prompt":
@@ -299,10 +274,6 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
     if family == "non_greedy" and math.isnan(identical) and not robust:
         missing.append("identical-sample rate: not in the results files (upstream's tasks and scorekit "
                        "before it do not report it); needs the samples logs")
-    values = list(variant.values())
-    a_min, a_max, a_range, a_std = _spread(values)
-    if family == "non_greedy" and not variant:
-        a_min = a_max = a_range = a_std = _NAN
     n_docs = sum(a.n_docs or 0 for a in used if not a.task.is_group) if not any(a.task.is_group for a in used) else None
     n_questions = None
     if robust:
@@ -317,11 +288,10 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
     rep = FamilyReport(
         model=model, benchmark=benchmark, family=family, source="results", layout="+".join(layouts),
         tasks=sorted({a.task.name for a in used}), subsets=subsets, missing_subsets=missing_subsets, macro=macro,
-        n_questions=n_questions, variant_accuracy=variant, accuracy=accuracy, accuracy_min=a_min,
-        accuracy_max=a_max, accuracy_range=a_range, accuracy_std=a_std, consistency_rate=cr,
-        consistency_rate_ci=None if math.isnan(lo) or math.isnan(hi) else (lo, hi), unparsed_rate=unparsed,
-        identical_sample_rate=identical, runs=runs, sources=sorted({a.source for a in used}), missing=missing,
-        notes=notes, circular_accuracy=_pick(metrics, "circular_accuracy"),
+        n_questions=n_questions, variant_accuracy=variant, accuracy=accuracy, **spread(variant.values()),
+        consistency_rate=cr, consistency_rate_ci=None if math.isnan(lo) or math.isnan(hi) else (lo, hi),
+        unparsed_rate=unparsed, identical_sample_rate=identical, runs=runs, sources=sorted({a.source for a in used}),
+        missing=missing, notes=notes, circular_accuracy=_pick(metrics, "circular_accuracy"),
         prompt_sensitivity=_pick(metrics, "prompt_sensitivity"),
     )
     _note_identical(rep, n_questions)

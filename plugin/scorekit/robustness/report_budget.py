@@ -47,9 +47,8 @@ def refuse_lost_design(chosen: list[Any]) -> None:
     from scorekit.robustness.budget.runs import lost_design_message
 
     for s in chosen:
-        if s.layout not in ("variants", "scorekit", "lighteval") or not s.records or s.task.family == "non_greedy":
-            continue
-        if s.samples_per_variant > 1:  # a prompt family sampled N times: variants are template x sample
+        if (s.layout not in ("variants", "scorekit", "lighteval") or not s.records or s.task.family == "non_greedy"
+                or s.samples_per_variant > 1):  # a prompt family sampled N times: variants are template x sample
             continue
         per_q: Counter[str] = Counter(r.question_id for r in s.records)
         nvar = {r.n_variants for r in s.records}
@@ -86,17 +85,17 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
         sources=[p for s in chosen for p in s.sources], notes=list(notes), estimated=True)
     for s in chosen:
         rep.notes.extend(s.notes)
-    designs = {json_key(s.design) for s in chosen if s.design is not None and not s.design.full}
-    first = next(s.design for s in chosen if s.design is not None and not s.design.full)
-    other = next((s for s in chosen if s.design is not None and not s.design.full and s.design.variants != first.variants),
-                 None)
+    budgeted_sets = [s for s in chosen if s.design is not None and not s.design.full]
+    mine = budgeted_sets[0]
+    first = mine.design
+    other = next((s for s in budgeted_sets if s.design.variants != first.variants), None)
     if other is not None:  # one matrix, one V: AGIEval's 4- and 5-option subsets cannot be pooled
-        mine = next(s for s in chosen if s.design is first)
         raise DesignError(f"{benchmark} {family}: {mine.task.name} was budgeted over {first.variants} variants, "
                           f"{other.task.name} ({other.sources[0] if other.sources else '?'}) over {other.design.variants}; "
                           "a budgeted report pools one number of variants: give the logs of tasks with one number",
                           path=mine.sources[0] if mine.sources else None)
     rep.design = design_json(first)
+    designs = {s.design for s in budgeted_sets}  # a Design is a frozen (variants, per_question, seed)
     if len(designs) > 1:
         rep.notes.append(f"its tasks have {len(designs)} different designs; design shows the first")
     equal = equal_for(benchmark)
@@ -106,10 +105,9 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     for s in chosen:
         if not s.records:
             continue
-        path = s.sources[0] if s.sources else None
         matrix = family_matrix(s.records, equal=equal)
         if s.design is not None and not s.design.full:
-            checked = check_family(matrix, s.design, s.design_questions, path=path,
+            checked = check_family(matrix, s.design, s.design_questions, path=s.sources[0] if s.sources else None,
                                    design_ids=s.design_ids)
             left_out += len(matrix.question_ids) - len(checked.question_ids)
             rep.notes.extend(checked.notes)
@@ -139,8 +137,7 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     keys = [_variant_key(family, v) for v in range(matrix.n_variants)]
     rep.variant_accuracy = {k: e.value for k, e in zip(keys, est.variant_accuracy)}
     rep.variant_accuracy_ci = {k: ci(e) for k, e in zip(keys, est.variant_accuracy)}
-    rep.accuracy, rep.accuracy_ci = est.accuracy.value, ci(est.accuracy)
-    for name in ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std"):
+    for name in ("accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std"):
         e = getattr(est, name)
         setattr(rep, name, e.value)
         setattr(rep, name + "_ci", ci(e))
@@ -159,10 +156,6 @@ def from_budgeted(model: str, benchmark: str, family: str, chosen: list[Any], no
     elif family == "prompt" and any(s.samples_per_variant > 1 for s in chosen):
         rep.notes.append("prompt sensitivity needs every template of a question: not reported for a budgeted run")
     return rep
-
-
-def json_key(design: Any) -> tuple[int, int, int]:
-    return design.variants, design.per_question, design.seed
 
 
 def exact_quantiles(rep: Any) -> None:

@@ -96,10 +96,9 @@ def variant_table(report: Report, family: Family) -> Table | None:
         return None
     present = {k for f in fams for k in f.variant_accuracy}
     keys = sorted(present, key=int) if family == "prompt" else sorted(present)
-    used = [k for k in keys if any(k in f.variant_accuracy for f in fams)]
-    head = [f"P{k}" for k in used] if family == "prompt" else used
+    head = [f"P{k}" for k in keys] if family == "prompt" else keys
     names = _names(report)
-    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in used]]
+    rows = [[names[f.model], f.benchmark, *[_with_ci(f.variant_accuracy.get(k), f.variant_accuracy_ci.get(k)) for k in keys]]
             for f in fams]
     return ["Model", "Benchmark", *head], rows
 
@@ -149,40 +148,30 @@ def long_rows(report: Report) -> Table:
     columns = ["model", "benchmark", "family", "source", "layout", "metric", "value"]
     rows: list[list[Any]] = []
     for f in report.families():
-        def add(metric: str, value: Any) -> None:
+        def add(metric: str, value: Any, ci: tuple[float, float] | None = None, *, ci_always: bool = False) -> None:
+            """The metric's row, then ``<metric>_ci_low`` / ``_ci_high`` when it has an interval
+            (``ci_always``: also without one, as empty cells)."""
             if isinstance(value, float) and math.isnan(value):
                 value = None
             rows.append([f.model, f.benchmark, f.family, f.source, f.layout, metric, value])
+            if ci or ci_always:
+                add(f"{metric}_ci_low", ci[0] if ci else None)
+                add(f"{metric}_ci_high", ci[1] if ci else None)
 
         add("n_questions", f.n_questions)
         add("n_incomplete", f.n_incomplete)
         add("estimated", f.estimated)
         for key in ("variants", "per_question", "seed"):
             add(f"design_{key}", f.design[key] if f.design else None)
-        add("accuracy", f.accuracy)
-        if f.accuracy_ci is not None:
-            add("accuracy_ci_low", f.accuracy_ci[0])
-            add("accuracy_ci_high", f.accuracy_ci[1])
+        add("accuracy", f.accuracy, f.accuracy_ci)
         for k, v in f.variant_accuracy.items():
             label = {"prompt": f"prompt_{k}_accuracy", "option_order": f"position_{k}_accuracy"}.get(f.family,
                                                                                                   f"sample_{k}_accuracy")
-            add(label, v)
-            vci = f.variant_accuracy_ci.get(k)
-            if vci:
-                add(f"{label}_ci_low", vci[0])
-                add(f"{label}_ci_high", vci[1])
+            add(label, v, f.variant_accuracy_ci.get(k))
         for name in ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std", "consistency_rate"):
-            add(name, getattr(f, name))
-            ci = getattr(f, f"{name}_ci", None)
-            if name != "consistency_rate" and ci is None:
-                continue
-            add(f"{name}_ci_low", ci[0] if ci else None)
-            add(f"{name}_ci_high", ci[1] if ci else None)
+            add(name, getattr(f, name), getattr(f, f"{name}_ci", None), ci_always=name == "consistency_rate")
         for k, v in f.accuracy_quantiles.items():
-            add(f"accuracy_quantile_{k}", v)
-            qci = f.accuracy_quantiles_ci.get(k)
-            add(f"accuracy_quantile_{k}_ci_low", qci[0] if qci else None)
-            add(f"accuracy_quantile_{k}_ci_high", qci[1] if qci else None)
+            add(f"accuracy_quantile_{k}", v, f.accuracy_quantiles_ci.get(k), ci_always=True)
         add("unparsed_rate", f.unparsed_rate)
         if f.family == "non_greedy" or (is_robust(f.benchmark) and not math.isnan(f.identical_sample_rate)):
             add("identical_sample_rate", f.identical_sample_rate)

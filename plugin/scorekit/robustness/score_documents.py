@@ -32,13 +32,12 @@ the row rule of each benchmark is :func:`question_from_row`.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scorekit.errors import ScorekitError
-from scorekit.robustness.benchmarks import BENCHMARKS, SCOREBenchmark
+from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, SCOREBenchmark
 from scorekit.robustness.benchmarks import get as get_benchmark
 from scorekit.robustness.extract import math_gold_answer
 from scorekit.robustness.records import FAMILIES, Family
@@ -51,7 +50,6 @@ __all__ = [
 ]
 
 N_SAMPLES = 5
-LETTERS = string.ascii_uppercase
 DOC_FIELDS: tuple[str, ...] = (
     "question_id", "benchmark", "family", "variant", "n_variants", "category", "question",
     "options", "option_map", "canonical_map", "gold_index", "gold", "gold_canonical", "answer",
@@ -175,13 +173,8 @@ def expand(questions: Sequence[Question], family: Family) -> dict[str, list[Any]
     cols: dict[str, list[Any]] = {k: [] for k in DOC_FIELDS}
     (c_qid, c_bench, c_family, c_variant, c_nvar, c_cat, c_question, c_options, c_omap, c_canon,
      c_gold_index, c_gold, c_gold_canon, c_answer) = (cols[k] for k in DOC_FIELDS)
-    if family == "prompt":
-        n_fixed = N_PROMPT_TEMPLATES
-        variants_fixed = list(range(N_PROMPT_TEMPLATES))
-    elif family == "non_greedy":
-        n_fixed, variants_fixed = 1, [0]
-    else:
-        n_fixed, variants_fixed = 0, []
+    n_fixed = {"prompt": N_PROMPT_TEMPLATES, "non_greedy": 1}.get(family, 0)  # option order: one per option
+    variants_fixed = list(range(n_fixed))
     no_map: list[int] = []
     for q in questions:
         n_opt = len(q.options)

@@ -55,11 +55,8 @@ def arrangements(n: int, gold: int, scheme: str = "cyclic") -> list[tuple[int, l
     """
     if not 0 <= gold < n:
         raise ValueError(f"gold {gold} outside the {n} choices")
-    out = []
-    if scheme == "cyclic":
-        for r in range(n):
-            order = [(i + r) % n for i in range(n)]
-            out.append((order.index(gold), order))
+    if scheme == "cyclic":  # rotation r shows choice (i + r) mod n at i, so the gold at (gold - r) mod n
+        out = [((gold - r) % n, [(i + r) % n for i in range(n)]) for r in range(n)]
     elif scheme == "swap":
         out = [(p, swap_order(n, gold, p)) for p in range(n)]
     else:
@@ -213,7 +210,7 @@ def robust_metrics(records: Sequence[Record], family: str, *, samples: int = 1, 
     (+CI), ``unparsed_rate``. Incomplete questions are left out as in
     :func:`~scorekit.robustness.analysis.summarize`.
     """
-    from scorekit.robustness.analysis import summarize
+    from scorekit.robustness.analysis import spread, summarize
 
     summary = summarize(records, macro=False, confidence=confidence)
     out = summary.metrics()
@@ -222,13 +219,10 @@ def robust_metrics(records: Sequence[Record], family: str, *, samples: int = 1, 
         out["circular_accuracy"] = circular_accuracy(records)
     elif family == "prompt" and samples > 1:
         per_template = template_accuracy(records, samples)
-        out = {k: v for k, v in out.items() if not k.split("_")[0].isdigit()}
-        for t, acc in per_template.items():
-            out[f"{t}_accuracy"] = acc
-        accs = np.array(list(per_template.values()), dtype=float)
-        if accs.size:
-            out.update(accuracy_min=float(accs.min()), accuracy_max=float(accs.max()),
-                       accuracy_range=float(accs.max() - accs.min()), accuracy_std=float(accs.std()))
+        out = {k: v for k, v in out.items() if not k.split("_")[0].isdigit()}  # per template, not per variant
+        out.update({f"{t}_accuracy": acc for t, acc in per_template.items()})
+        if per_template:
+            out.update(spread(per_template.values()))
         out["prompt_sensitivity"] = prompt_sensitivity(records, samples)
     return out
 

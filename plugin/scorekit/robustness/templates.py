@@ -116,12 +116,9 @@ def _option_pieces(options_format: str) -> tuple[tuple[str, ...], tuple[str, ...
     marker = "\x00option\x00"
     while marker in options_format:
         marker += "\x00"
-    before, after = [], []
-    for upper, lower in zip(string.ascii_uppercase, string.ascii_lowercase):
-        b, a = options_format.format(letter=upper, lower_case_letter=lower, option=marker).split(marker)
-        before.append(b)
-        after.append(a)
-    return tuple(before), (tuple(after) if any(after) else ())
+    before, after = zip(*(options_format.format(letter=upper, lower_case_letter=lower, option=marker).split(marker)
+                          for upper, lower in zip(string.ascii_uppercase, string.ascii_lowercase)))
+    return before, (after if any(after) else ())
 
 
 def upstream_score_dir() -> Path:

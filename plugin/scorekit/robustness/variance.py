@@ -116,9 +116,7 @@ def variance_shares(y: Any, *, confidence: float = 0.95, n_boot: int = 2000,
 
     results = bootstrap_intervals(_per_question(x), [share(i) for i in range(3)], n_boot=n_boot,
                                   confidence=confidence, seed=seed)
-    out = {}
-    for name, r in zip(COMPONENTS, results):
-        out[name] = {"value": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high}
+    out = {name: {"value": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high} for name, r in zip(COMPONENTS, results)}
     if any(math.isnan(out[k]["value"]) for k in COMPONENTS):
         return nan
     return out

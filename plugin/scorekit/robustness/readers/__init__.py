@@ -206,10 +206,8 @@ def read_paths(paths: Sequence[str | os.PathLike[str]], readers: Sequence[Reader
     unread_notes = [f"{n} {'Inspect' if name == 'inspect' else name} log(s) not read: {_unread_log(name)}"
                     for name, n in unread.items()]
     out.notes.extend(unread_notes)
-    inspect_note = "; ".join(unread_notes)
     if not out.samples and not out.aggregates:
         shown = ", ".join(str(p) for p in paths)
-        left_out = "; ".join(found.notes())  # hidden run folders (.run1) would otherwise go unsaid
-        said = "; ".join(x for x in (left_out, inspect_note) if x)
+        said = "; ".join([*found.notes(), *unread_notes])  # hidden run folders (.run1) would otherwise go unsaid
         raise ScorekitError(f"no SCORE robustness results or samples found in {shown}" + (f" ({said})" if said else ""))
     return out

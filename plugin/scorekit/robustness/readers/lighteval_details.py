@@ -56,8 +56,7 @@ from scorekit.robustness.records import Family, Record
 __all__ = ["LightevalDetailsReader", "DETAILS_NAME", "parse_details_name", "parse_robust", "lm_eval_task_name",
            "read_details_table"]
 
-_TIME = TIME_PATTERN
-RESULTS_NAME = re.compile(rf"^results_(?P<time>{_TIME})\.json$")
+RESULTS_NAME = re.compile(rf"^results_(?P<time>{TIME_PATTERN})\.json$")
 SCORE_DOC_KEY = "score"  # as in scorekit.lighteval.score_suite (not imported: that module imports lighteval)
 ROBUST_DOC_KEY = "robust"  # as in scorekit.lighteval.task_variants
 _ROBUST = re.compile(r"^robust_(?P<family>option_order|prompt|non_greedy)_(?P<task>[^:|]+)"
@@ -265,14 +264,6 @@ def _read_results(path: Path, explicit: bool) -> list[AggregateSet]:
         for task, metrics in robust.items()]
 
 
-def _is_lighteval_results(path: Path) -> bool:
-    if RESULTS_NAME.match(path.name) is None:
-        return False
-    with open(path, "rb") as fh:
-        head = fh.read(4096)
-    return b'"config_general"' in head
-
-
 class LightevalDetailsReader:
     """Reads lighteval ``details_*.parquet`` and ``results_*.json`` files (module docstring)."""
 
@@ -281,7 +272,10 @@ class LightevalDetailsReader:
     def claims(self, path: Path) -> bool:
         if path.suffix == ".parquet":
             return DETAILS_NAME.match(path.name) is not None
-        return path.suffix == ".json" and _is_lighteval_results(path)
+        if path.suffix != ".json" or RESULTS_NAME.match(path.name) is None:
+            return False
+        with open(path, "rb") as fh:  # lighteval writes config_general first
+            return b'"config_general"' in fh.read(4096)
 
     def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
         out = ReadResult()
@@ -298,15 +292,12 @@ class LightevalDetailsReader:
                     raise ScorekitError(f"not a scorekit SCORE or variant task (task {task!r})", path=p)
                 other += 1
                 continue
-            model = details_model(p)
-            key = (model, task)
+            key = (details_model(p), task)
             run = (run_time(p)[0], p, time)
-            if key in newest:
-                older, newer = sorted([newest[key], run])
+            if key in newest:  # the newer run stays, the older is noted as ignored
+                older, run = sorted([newest[key], run])
                 superseded[key].append(older[1])
-                newest[key] = newer
-            else:
-                newest[key] = run
+            newest[key] = run
         if other:
             out.notes.append(f"{other} lighteval details file(s) of non-SCORE tasks were not read")
 
@@ -323,9 +314,7 @@ class LightevalDetailsReader:
                 benchmark, family, subset, _variant = parse_lighteval_task(task)  # type: ignore[misc]
                 tname = lm_eval_task_name(benchmark, family, subset)
                 records, foreign, identical = _records_from_table(p)
-            s = sets.get((model, tname.name))
-            if s is None:
-                s = sets[(model, tname.name)] = SampleSet(model, tname, "lighteval", [], [], when, [])
+            s = sets.setdefault((model, tname.name), SampleSet(model, tname, "lighteval", [], [], when, []))
             _same_design(s, design, designs, (model, tname.name), p)
             s.records.extend(records)
             s.identical.update(identical)

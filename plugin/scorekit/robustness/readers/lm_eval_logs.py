@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import re
-import string
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from scorekit.harness_outputs.identity import model_identity
 from scorekit.harness_outputs.kinds import LM_EVAL, SAMPLES_NAME, TIME_PATTERN, results_harness, samples_name
 from scorekit.harness_outputs.runs import run_time
 from scorekit.harness_outputs.samples import iter_samples
+from scorekit.robustness.benchmarks import LETTERS
 from scorekit.robustness.identical import samples_identical
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet, TaskName, classify_task, is_robust
 from scorekit.robustness.records import Record
@@ -52,10 +52,8 @@ from scorekit.robustness.task_variants import canonical_map, swap_order
 
 __all__ = ["LmEvalLogsReader", "SAMPLES_NAME"]
 
-LETTERS = string.ascii_uppercase
-_TIME = TIME_PATTERN
 _UNSET: Any = object()  # a samples file whose rows were not read yet (no design seen)
-_RESULTS_TIME = re.compile(rf"_(?P<time>{_TIME})\.json$")
+_RESULTS_TIME = re.compile(rf"_(?P<time>{TIME_PATTERN})\.json$")
 _SEED_DIR = re.compile(r"^seed_(\d+)$")
 _SCOREKIT_DOC = frozenset(("benchmark", "family", "variant", "n_variants", "option_map", "canonical_map", "gold_canonical"))
 # Positions upstream's option-order tasks try: labels A..J (MMLU-Pro), A..D (AGIEval).
@@ -86,12 +84,9 @@ def _model_from_results(data: dict[str, Any], path: Path) -> str | None:
 
 
 def _seed_from_results(data: dict[str, Any]) -> int | None:
-    config = data.get("config")
-    if isinstance(config, dict):
-        seed = config.get("random_seed")
-        if isinstance(seed, int) and not isinstance(seed, bool):
-            return seed
-    return None
+    """The run's ``config.random_seed`` when it is an integer, else None."""
+    seed = data["config"].get("random_seed") if isinstance(data.get("config"), dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 def _seed_from_path(path: Path) -> int | None:
@@ -136,9 +131,7 @@ def _metrics_of(entry: dict[str, Any], path: Path, task: str) -> dict[str, float
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         by_filter[filt or "none"][metric] = checked_rate(value, path, f'results["{task}"]["{key}"]')
-    if not by_filter:
-        return {}
-    return by_filter["none"] if "none" in by_filter else next(iter(by_filter.values()))
+    return by_filter.get("none") or next(iter(by_filter.values()), {})  # a filter's entry is never empty
 
 
 def _is_metric_key(key: str) -> bool:
@@ -164,10 +157,6 @@ def _task_fallbacks(rf: _ResultsFile | None, task: str) -> frozenset[str]:
     configs = rf.data.get("configs") if rf else None
     config = configs.get(task) if isinstance(configs, dict) else None
     return filter_fallbacks(config.get("filter_list") if isinstance(config, dict) else None)
-
-
-def _aggregate_layout(metrics: dict[str, float]) -> str:
-    return "scorekit" if any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics) else "upstream"
 
 
 # --- samples files ---------------------------------------------------------------------------
@@ -216,9 +205,7 @@ def _outputs(row: dict[str, Any], path: Path, lineno: int, *, raw: bool = False)
             out.append(item)
         elif isinstance(item, list):
             stack.extend(reversed(item))
-        elif item is None:
-            continue
-        else:
+        elif item is not None:
             out.append(str(item))
     return out
 
@@ -230,7 +217,6 @@ class _UpstreamConverter:
         self.task = task
         self.skipped_positions = 0
         self.untested: set[str] = set()  # questions with more options than upstream's positions
-        self._corrections: dict[str, str] | None = None
 
     def _qid(self, doc: dict[str, Any]) -> str:
         qid = doc.get("question_id")
@@ -245,13 +231,10 @@ class _UpstreamConverter:
 
     def _math_gold(self, doc: dict[str, Any]) -> str:
         from scorekit.robustness.extract import math_gold_answer
+        from scorekit.robustness.templates import math_answer_corrections  # read once (lru_cache)
 
         if isinstance(doc.get("solution"), str):
-            if self._corrections is None:
-                from scorekit.robustness.templates import math_answer_corrections
-
-                self._corrections = math_answer_corrections()
-            gold = math_gold_answer(doc["solution"], str(doc.get("question", "")), self._corrections)
+            gold = math_gold_answer(doc["solution"], str(doc.get("question", "")), math_answer_corrections())
             if gold is not None:
                 return gold
         return str(doc["answer"])
@@ -305,19 +288,8 @@ def _detect_layout(doc: Any, task: TaskName) -> str | None:
         return "variants"
     if _SCOREKIT_DOC <= doc.keys():
         return "scorekit"
-    if "prompt" in doc and "question_id" in doc:
-        if task.family == "prompt" and "prompt_id" not in doc:
-            return None
-        return "upstream"
-    return None
-
-
-def _upstream_option_order_missing(doc: dict[str, Any]) -> str | None:
-    need = [k for k in ("options", "answer_index", "always_same_option", "original_answer_index") if k not in doc]
-    if need:
-        return ("upstream option-order log without " + ", ".join(repr(k) for k in need)
-                + ": the displayed options cannot be mapped back to the original ones, so option CR and "
-                "per-position accuracy cannot be recomputed from it")
+    if "prompt" in doc and "question_id" in doc and (task.family != "prompt" or "prompt_id" in doc):
+        return "upstream"  # upstream's prompt family numbers its templates in prompt_id
     return None
 
 
@@ -331,8 +303,11 @@ def _set_layout(sf: _SamplesFile, doc: Any, lineno: int) -> None:
             f"unknown layout: the doc is neither scorekit's nor upstream lm-eval's SCORE document (doc keys: {keys})",
             path=sf.path, where=f"line {lineno}")
     sf.layout = layout
-    if layout == "upstream" and sf.task.family == "option_order":
-        sf.unmappable = _upstream_option_order_missing(doc)
+    need = [k for k in ("options", "answer_index", "always_same_option", "original_answer_index") if k not in doc]
+    if layout == "upstream" and sf.task.family == "option_order" and need:
+        sf.unmappable = ("upstream option-order log without " + ", ".join(repr(k) for k in need)
+                         + ": the displayed options cannot be mapped back to the original ones, so option CR and "
+                         "per-position accuracy cannot be recomputed from it")
 
 
 def _read_samples(sf: _SamplesFile) -> None:
@@ -395,9 +370,8 @@ def _finish(sf: _SamplesFile) -> None:
     """The notes of a file read."""
     if sf.unmappable:
         return
-    path = sf.path
     if len(sf.filters) > 1:
-        sf.notes.append(f"{path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
+        sf.notes.append(f"{sf.path.name}: filters {sorted(sf.filters)} logged; scored the '{sf.chosen_filter}' rows")
     if sf.shown_order:
         moved = sum(sf.shown_order.values())
         sf.notes.append(f"option order: {moved} of {len(sf.shown_order)} question(s) had their shown options permuted"
@@ -487,21 +461,11 @@ class LmEvalLogsReader:
 
     def read(self, paths: Sequence[Path], explicit: set[Path]) -> ReadResult:
         out = ReadResult()
-        results: list[_ResultsFile] = []
-        not_results = 0
-        samples_paths: list[tuple[Path, str, str]] = []
-        for p in paths:
-            if p.suffix == ".json":
-                rf = _read_results(p, p in explicit)
-                if rf is None:
-                    not_results += 1
-                else:
-                    results.append(rf)
-            else:
-                task, time = samples_name(p.name)  # type: ignore[misc]
-                samples_paths.append((p, task, time))
-        if not_results:
-            out.notes.append(f"{not_results} JSON file(s) in the given folders are not lm-eval results files and were not read")
+        read = [_read_results(p, p in explicit) for p in paths if p.suffix == ".json"]  # None: not lm-eval's
+        results = [rf for rf in read if rf is not None]
+        if len(results) < len(read):
+            out.notes.append(f"{len(read) - len(results)} JSON file(s) in the given folders are not lm-eval results "
+                             "files and were not read")
 
         by_run = {(rf.path.parent, rf.time): rf for rf in results if rf.time}
         models_in_dir: dict[Path, set[str]] = defaultdict(set)
@@ -511,7 +475,10 @@ class LmEvalLogsReader:
 
         other_tasks = 0
         sample_files: list[_SamplesFile] = []
-        for p, task_name, time in samples_paths:
+        for p in paths:
+            if p.suffix == ".json":
+                continue
+            task_name, time = samples_name(p.name)  # type: ignore[misc]
             task = classify_task(task_name)
             if task is None or task.is_group:
                 if p in explicit:
@@ -538,12 +505,12 @@ class LmEvalLogsReader:
         for sf in sample_files:
             _read_samples(sf)
             _finish(sf)
-        out.samples.extend(_merge_sample_files(sample_files, out.notes))
-        out.aggregates.extend(_aggregates(results, out.notes))
+        out.samples.extend(_merge_sample_files(sample_files))
+        out.aggregates.extend(_aggregates(results))
         return out
 
 
-def _merge_sample_files(files: list[_SamplesFile], notes: list[str]) -> list[SampleSet]:
+def _merge_sample_files(files: list[_SamplesFile]) -> list[SampleSet]:
     """One SampleSet per (model, task): newest run wins, except upstream non-greedy runs,
     which are merged by question (run i = sample i, runs ordered by seed, then time)."""
     groups: dict[tuple[str, str, str], list[_SamplesFile]] = defaultdict(list)
@@ -604,9 +571,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
         notes.extend(sf.notes)
     runs = sorted(by_seed.values(), key=lambda s: (s.seed is None, s.seed if s.seed is not None else 0, s.when))
     k = len(runs)
-    records: list[Record] = []
-    for i, sf in enumerate(runs):
-        records.extend(r._replace(variant=i, n_variants=k) for r in sf.records)
+    records = [r._replace(variant=i, n_variants=k) for i, sf in enumerate(runs) for r in sf.records]  # run i = sample i
     seeds = [str(sf.seed) if sf.seed is not None else "?" for sf in runs]
     by_question: dict[str, list[int]] = defaultdict(list)
     for sf in runs:
@@ -621,7 +586,7 @@ def _merge_runs(model: str, task: TaskName, members: list[_SamplesFile]) -> Samp
                      max(sf.when for sf in runs), [f"seed {s}" for s in seeds], notes, identical)
 
 
-def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[AggregateSet]:
+def _aggregates(results: list[_ResultsFile]) -> list[AggregateSet]:
     out: list[AggregateSet] = []
     models_below: dict[Path, set[str]] = defaultdict(set)
     for rf in results:
@@ -643,12 +608,11 @@ def _aggregates(results: list[_ResultsFile], notes: list[str]) -> list[Aggregate
             metrics = _metrics_of(entry, rf.path, key)
             if not metrics:
                 continue
-            n_docs = None
             ns = n_samples.get(key)
-            if isinstance(ns, dict) and isinstance(ns.get("effective"), int):
-                n_docs = ns["effective"]
-            layout = ("variants" if is_robust(task.benchmark)
-                      else "upstream-summarizer" if summarizer else _aggregate_layout(metrics))
+            n_docs = ns["effective"] if isinstance(ns, dict) and isinstance(ns.get("effective"), int) else None
+            scorekit = any(k == "unparsed_rate" or k.endswith("_ci_low") for k in metrics)  # only scorekit logs these
+            layout = ("variants" if is_robust(task.benchmark) else "upstream-summarizer" if summarizer
+                      else "scorekit" if scorekit else "upstream")
             out.append(AggregateSet(model, task, layout, metrics, str(rf.path), rf.when, n_docs))
     return out
 
