@@ -89,9 +89,9 @@ def _logistic(x: np.ndarray) -> np.ndarray:
     return expit(x)
 
 
-def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(prior table J x H: t(nu, 0, tau) on the fine beta grid, each column summing to 1;
-    log prior weights of the (nu, tau) grid, flat and spike; tau of each column)."""
+    log prior weights of the (nu, tau) grid, flat and spike)."""
     cols, logw, taus = [], [], []
     spacing = np.gradient(_TAU)
     for nu in _NU:
@@ -110,10 +110,10 @@ def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     flat /= flat.sum()
     spike = np.where(tau_arr == 0, 0.0, flat)
     spike = 0.5 * spike / spike.sum() + np.where(tau_arr == 0, 0.5 / len(_NU), 0.0)
-    return np.array(cols).T, np.log(flat), np.log(spike), tau_arr
+    return np.array(cols).T, np.log(flat), np.log(spike)
 
 
-_PRIOR, _LOG_FLAT, _LOG_SPIKE, _HYPER_TAU = _hyper_grid()
+_PRIOR, _LOG_FLAT, _LOG_SPIKE = _hyper_grid()
 
 
 def _interpolation() -> np.ndarray:
@@ -135,7 +135,7 @@ class Fit:
     ``hyper`` / ``hyper_spike``: (H, C) posterior weights of the (nu, tau) x cluster grid under
     the flat and the spike prior (cluster 0: none; c >= 1: share and place of :func:`_cluster`);
     ``pbar``: (K, V) posterior predictive P(correct | theta_k, v) (flat prior);
-    ``pi``: the theta distribution; ``rounds``: fitting rounds."""
+    ``pi``: the theta distribution."""
 
     w: np.ndarray
     question_likelihood: np.ndarray
@@ -144,13 +144,6 @@ class Fit:
     hyper_spike: np.ndarray
     pbar: np.ndarray
     pi: np.ndarray
-    rounds: int
-
-    def tau_quantiles(self, probs: tuple[float, ...] = (0.025, 0.5, 0.975)) -> list[float]:
-        """Posterior quantiles of the variants' spread tau (logit scale), for reports and tests."""
-        order = np.argsort(_HYPER_TAU, kind="stable")
-        cdf = np.cumsum(self.hyper.sum(axis=1)[order])
-        return [float(_HYPER_TAU[order][min(np.searchsorted(cdf, p), len(cdf) - 1)]) for p in probs]
 
 
 def _mixing_em(loglik: np.ndarray, weights: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
@@ -224,8 +217,7 @@ def fit(correct: np.ndarray, observed: np.ndarray) -> Fit:
     pi /= pi.sum()
     last = None
     hyper = spike = lik = w = qlik = None
-    rounds = 0
-    for rounds in range(1, OUTER_ITERATIONS + 1):
+    for _ in range(OUTER_ITERATIONS):
         pbar = np.clip(s_fine @ r.T, 1e-12, 1 - 1e-12)  # K x V
         loglik = y1 @ np.log(pbar).T + y0 @ np.log1p(-pbar).T  # N x K
         pi, w = _mixing_em(loglik, pi, _PI_STEPS)
@@ -242,7 +234,7 @@ def fit(correct: np.ndarray, observed: np.ndarray) -> Fit:
             break
         last = pbar
     pbar = np.clip(s_fine @ r.T, 1e-12, 1 - 1e-12)
-    return Fit(w=w, question_likelihood=qlik, likelihood=lik, hyper=hyper, hyper_spike=spike, pbar=pbar, pi=pi, rounds=rounds)
+    return Fit(w=w, question_likelihood=qlik, likelihood=lik, hyper=hyper, hyper_spike=spike, pbar=pbar, pi=pi)
 
 
 @dataclass
@@ -250,14 +242,12 @@ class Draws:
     """D draws of the full run. ``accuracy``: (D, V) per-variant accuracies (weighted by the
     question weights); ``plain``: (D, V) unweighted; ``weights_flat``
     and ``weights_spike``: each draw's importance weight under the two priors (the draws'
-    (nu, tau) come from the half-half mixture of the two posteriors; weights are at most 2);
-    ``hyper``: each draw's cell of the flattened (H, C) hyperparameter grid."""
+    (nu, tau) come from the half-half mixture of the two posteriors; weights are at most 2)."""
 
     accuracy: np.ndarray
     plain: np.ndarray
     weights_flat: np.ndarray
     weights_spike: np.ndarray
-    hyper: np.ndarray
 
 
 def _inverse_cdf(cdf: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -373,4 +363,4 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
         acc = plain / n
     plain /= n
     return Draws(accuracy=acc, plain=plain, weights_flat=model.hyper.ravel()[hyper] / mixture[hyper],
-                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper], hyper=hyper)
+                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper])
