@@ -249,16 +249,20 @@ def _pair_rate(rate_q: np.ndarray, asked: np.ndarray, v: int, s2: np.ndarray, s3
     pair. ``rate_q``: a question's share of kernel-1 pairs among its asked answers (agreeing
     answers; concordant correctness); ``s2``/``s3``: per theta grid point, the chance that two /
     three of a question's V answers are all kernel-equal; ``w``: question posteriors over the
-    grid. Var(r_q) = the U-statistic variance of B of V without replacement (module docstring),
-    averaged over the question's posterior."""
+    grid. Var(r_q) = :func:`_subset_variance`, averaged over the question's posterior."""
     has = asked >= 2
-    z2, z1 = s2 - s2**2, s3 - s2**2
     var = 0.0
     for b in np.unique(asked[has]):
-        d = 2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1)
-        var += float((w[has & (asked == b)] @ np.maximum(d, 0.0)).sum())
+        var += float((w[has & (asked == b)] @ _subset_variance(s2, s3, b, v)).sum())
     count = int(has.sum())
     return float(np.mean(rate_q[has])), math.sqrt(var) / count
+
+
+def _subset_variance(s2: Any, s3: Any, b: int, v: int) -> Any:
+    """Var(r_q) of B answers drawn without replacement from V (module docstring), from s2 and
+    s3 (numbers or arrays); clipped at 0 (rounding)."""
+    z2, z1 = s2 - s2**2, s3 - s2**2
+    return np.maximum(2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1), 0.0)
 
 
 def _kernel_moments(p: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
