@@ -61,6 +61,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
+from scipy.interpolate import CubicSpline
+from scipy.special import expit
 
 __all__ = ["Fit", "fit", "draws", "THETA", "BETA"]
 
@@ -81,12 +84,6 @@ _PI_STEPS = 20
 _BURN = 20
 _THIN = 2
 _PI_DRAWS = 20
-
-
-def _logistic(x: np.ndarray) -> np.ndarray:
-    from scipy.special import expit
-
-    return expit(x)
 
 
 def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -119,8 +116,6 @@ _PRIOR, _LOG_FLAT, _LOG_SPIKE = _hyper_grid()
 def _interpolation() -> np.ndarray:
     """Cubic-spline map (coarse x fine) of the beta grid: log-likelihoods on the coarse grid
     times this matrix = the natural cubic spline through them, on the fine grid."""
-    from scipy.interpolate import CubicSpline
-
     return CubicSpline(_BETA_COARSE, np.eye(len(_BETA_COARSE)), axis=0, bc_type="natural")(BETA).T
 
 
@@ -201,16 +196,14 @@ def fit(correct: np.ndarray, observed: np.ndarray) -> Fit:
     """Fit the model to the observed cells of a (N, V) 0/1 matrix (``observed`` a bool mask).
 
     Every question needs an observed cell; the caller checks. Deterministic (no randomness)."""
-    from scipy import sparse
-
     n, v = correct.shape
     y1 = np.where(observed, correct, 0.0)
     y0 = np.where(observed, 1.0 - correct, 0.0)
     qi, vi = np.nonzero(observed)
     right = correct[qi, vi] == 1
     by_variant = sparse.csr_matrix((np.ones(len(qi)), (vi, np.arange(len(qi)))), shape=(v, len(qi)))
-    s_coarse = _logistic(THETA[:, None] + _BETA_COARSE[None, :])
-    s_fine = _logistic(THETA[:, None] + BETA[None, :])
+    s_coarse = expit(THETA[:, None] + _BETA_COARSE[None, :])
+    s_fine = expit(THETA[:, None] + BETA[None, :])
     r = np.zeros((v, len(BETA)))
     r[:, np.argmin(np.abs(BETA))] = 1.0
     pi = np.exp(-0.5 * (THETA / 3.0) ** 2)
@@ -345,7 +338,7 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
         group = range(m, n_draws, len(pis))
         thetas = _categorical(cdf, rng.random((len(group), n)))
         for t, d in zip(thetas, group):  # t: each question's theta index
-            p = _logistic(THETA[:, None] + betas[d][None, :])  # K x V
+            p = expit(THETA[:, None] + betas[d][None, :])  # K x V
             pq = p * (1 - p)
             p_cell = p[t[qi], vi]
             pq_cell = p_cell * (1 - p_cell)
