@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -132,8 +133,6 @@ def harness_metrics(records: Sequence[Any], family: str, *, equal: Any = None, m
     MATH's answers need :func:`scorekit.metrics.math_equivalent`) and ``unparsed_rate``. The
     spread across variants needs the model: ``scorekit robustness`` estimates it, with intervals
     (the spread keys are absent here)."""
-    from collections import defaultdict
-
     from scorekit.robustness.analysis import cr_name, variant_metric_name
 
     same = equal or (lambda a, b: a == b)
