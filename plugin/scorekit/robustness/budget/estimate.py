@@ -76,7 +76,6 @@ QUANTILES = (5, 25, 50, 75, 95)
 DRAWS = 500
 MIN_QUESTIONS = 10
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
-_NAN = float("nan")
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ class Estimate:
         return cls(float(value), float(value), float(value))
 
 
-_NAN_ESTIMATE = Estimate(_NAN, _NAN, _NAN)
+_NAN_ESTIMATE = Estimate(math.nan, math.nan, math.nan)
 
 
 @dataclass
@@ -204,9 +203,9 @@ def _exact(y: np.ndarray, agree: np.ndarray | None, w: np.ndarray, confidence: f
     spread = (acc.min(), acc.max(), acc.max() - acc.min(), acc.std())
     shares = None
     if n >= 2:
-        cells = y
-        means = np.concatenate([[cells.mean(axis=1).mean(), (cells.mean(axis=1) ** 2).mean(),
-                                 v * (cells.mean(axis=1).mean() - (cells.mean(axis=1) ** 2).mean()), 0.0], cells.mean(axis=0)])
+        by_question = y.mean(axis=1)
+        m1, m2 = by_question.mean(), (by_question**2).mean()
+        means = np.concatenate([[m1, m2, v * (m1 - m2), 0.0], y.mean(axis=0)])
         s = _shares(_components(means[None, :], n, v, 1))[0]
         shares = {k: Estimate.exact(x) for k, x in zip(COMPONENTS, s)}
     cr = None
