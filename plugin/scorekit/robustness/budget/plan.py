@@ -121,9 +121,7 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
     if sum(given) != 1 or (pilot_correct is None) != (pilot_agree is None):
         raise BudgetError("give one of: the pilot's answer counts, the pilot's correctness and agreeing pairs, "
                           "or a consistency rate to plan from")
-    model_var = None
-    if pilot_correct is not None:
-        model_var = _pilot_variance(pilot_correct, pilot_agree, v)
+    model_var = None if pilot_correct is None else _pilot_variance(pilot_correct, pilot_agree, v)
     if pilot_counts is not None:
         populations = [list(c) for c in pilot_counts]
         if not populations:
