@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from scorekit.robustness.budget import Design
+from scorekit.robustness.budget import Design, assign
 from tests.robustness.test_budget_report import TIME2, _truth, write_log
 
 
@@ -107,7 +107,7 @@ def test_compare_two_budgeted_runs_with_one_design_question_by_question(logs):
     out = _json("compare", str(root / "a"), str(root / "b"))
     rows = {c["metric"]: c for c in out["comparisons"]}
     assert {"accuracy", "consistency_rate", "0_accuracy"} <= set(rows)
-    plan = Design.make(10, 2, seed=4).assign([str(i) for i in range(200)])
+    plan = assign([str(i) for i in range(200)], Design.make(10, 2, seed=4))
     asked = np.zeros((200, 10), dtype=bool)
     for q, vs in plan.items():
         asked[int(q), list(vs)] = True

@@ -161,10 +161,6 @@ class Design:
                               "records no design", path=path, where=where)
         return design
 
-    def assign(self, question_ids: Iterable[Any]) -> dict[str, tuple[int, ...]]:
-        """:func:`assign` with this design."""
-        return assign(question_ids, self)
-
 
 def design_json(design: Design | None) -> dict[str, int] | None:
     """The report's ``design`` field: ``None`` for a full run (or no design), else :meth:`Design.to_json`."""

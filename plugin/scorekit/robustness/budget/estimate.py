@@ -76,7 +76,6 @@ QUANTILES = (5, 25, 50, 75, 95)
 DRAWS = 500
 MIN_QUESTIONS = 10
 SPREAD = ("accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
-_NAN = float("nan")
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ class Estimate:
         return cls(float(value), float(value), float(value))
 
 
-_NAN_ESTIMATE = Estimate(_NAN, _NAN, _NAN)
+_NAN_ESTIMATE = Estimate(math.nan, math.nan, math.nan)
 
 
 @dataclass
@@ -204,9 +203,9 @@ def _exact(y: np.ndarray, agree: np.ndarray | None, w: np.ndarray, confidence: f
     spread = (acc.min(), acc.max(), acc.max() - acc.min(), acc.std())
     shares = None
     if n >= 2:
-        cells = y
-        means = np.concatenate([[cells.mean(axis=1).mean(), (cells.mean(axis=1) ** 2).mean(),
-                                 v * (cells.mean(axis=1).mean() - (cells.mean(axis=1) ** 2).mean()), 0.0], cells.mean(axis=0)])
+        by_question = y.mean(axis=1)
+        m1, m2 = by_question.mean(), (by_question**2).mean()
+        means = np.concatenate([[m1, m2, v * (m1 - m2), 0.0], y.mean(axis=0)])
         s = _shares(_components(means[None, :], n, v, 1))[0]
         shares = {k: Estimate.exact(x) for k, x in zip(COMPONENTS, s)}
     cr = None
@@ -243,22 +242,29 @@ def _summarise(x: np.ndarray, flat: np.ndarray, spike: np.ndarray, confidence: f
     return [Estimate(float(m), float(min(a, c)), float(max(b, d))) for m, a, b, c, d in zip(qf[0], qf[1], qf[2], qs[0], qs[1])]
 
 
-def _pair_rate(rate_q: np.ndarray, asked: np.ndarray, v: int, s2: np.ndarray, s3: np.ndarray,
-               w: np.ndarray) -> tuple[float, float]:
+def _pair_rate(kernel_pairs: np.ndarray, observed: np.ndarray, fitted: model.Fit, rho: float) -> tuple[float, float]:
     """(mean of the questions' pair rates, its design standard error) over the questions with a
-    pair. ``rate_q``: a question's share of kernel-1 pairs among its asked answers (agreeing
-    answers; concordant correctness); ``s2``/``s3``: per theta grid point, the chance that two /
-    three of a question's V answers are all kernel-equal; ``w``: question posteriors over the
-    grid. Var(r_q) = the U-statistic variance of B of V without replacement (module docstring),
-    averaged over the question's posterior."""
+    pair. ``kernel_pairs``: per question, its kernel-1 pairs among its asked answers (agreeing
+    answers; concordant correctness), r_q = kernel_pairs / C(asked, 2); s2/s3 (the chance that
+    two / three of a question's V answers are all kernel-equal, per theta grid point) from
+    :func:`_kernel_moments` with ``rho``; Var(r_q) = :func:`_subset_variance`, averaged over the
+    question's posterior (``fitted.w``)."""
+    v = observed.shape[1]
+    asked = observed.sum(axis=1)
     has = asked >= 2
-    z2, z1 = s2 - s2**2, s3 - s2**2
+    s2, s3 = _kernel_moments(fitted.pbar, rho)
     var = 0.0
     for b in np.unique(asked[has]):
-        d = 2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1)
-        var += float((w[has & (asked == b)] @ np.maximum(d, 0.0)).sum())
-    count = int(has.sum())
-    return float(np.mean(rate_q[has])), math.sqrt(var) / count
+        var += float((fitted.w[has & (asked == b)] @ _subset_variance(s2, s3, b, v)).sum())
+    rate_q = kernel_pairs / np.maximum(asked * (asked - 1) / 2, 1)
+    return float(np.mean(rate_q[has])), math.sqrt(var) / int(has.sum())
+
+
+def _subset_variance(s2: Any, s3: Any, b: int, v: int) -> Any:
+    """Var(r_q) of B answers drawn without replacement from V (module docstring), from s2 and
+    s3 (numbers or arrays); clipped at 0 (rounding)."""
+    z2, z1 = s2 - s2**2, s3 - s2**2
+    return np.maximum(2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1), 0.0)
 
 
 def _kernel_moments(p: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
@@ -274,13 +280,9 @@ def _kernel_moments(p: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
 
 def _consistency(y: np.ndarray, observed: np.ndarray, agree: np.ndarray, fitted: model.Fit,
                  confidence: float) -> Estimate:
-    v = y.shape[1]
-    asked = observed.sum(axis=1)
-    if not (asked >= 2).any():
+    if not (observed.sum(axis=1) >= 2).any():
         return _NAN_ESTIMATE
-    pairs = np.maximum(asked * (asked - 1) / 2, 1)
-    rho = _wrong_agreement(y, observed, agree)
-    rate, se = _pair_rate(agree / pairs, asked, v, *_kernel_moments(fitted.pbar, rho), fitted.w)
+    rate, se = _pair_rate(agree, observed, fitted, _wrong_agreement(y, observed, agree))
     from scorekit.metrics.intervals import z_value
 
     z = z_value(confidence)
@@ -305,9 +307,8 @@ def _within_question(y: np.ndarray, observed: np.ndarray, fitted: model.Fit) -> 
     v = y.shape[1]
     asked = observed.sum(axis=1)
     right = np.where(observed, y, 0.0).sum(axis=1)
-    pairs = np.maximum(asked * (asked - 1) / 2, 1)
-    concordant = (right * (right - 1) / 2 + (asked - right) * (asked - right - 1) / 2) / pairs
-    rate, se = _pair_rate(concordant, asked, v, *_kernel_moments(fitted.pbar, 1.0), fitted.w)
+    concordant = right * (right - 1) / 2 + (asked - right) * (asked - right - 1) / 2
+    rate, se = _pair_rate(concordant, observed, fitted, 1.0)
     return (v - 1) / 2 * (1 - rate), (v - 1) / 2 * se
 
 

@@ -61,6 +61,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
+from scipy.interpolate import CubicSpline
+from scipy.special import expit
 
 __all__ = ["Fit", "fit", "draws", "THETA", "BETA"]
 
@@ -83,15 +86,9 @@ _THIN = 2
 _PI_DRAWS = 20
 
 
-def _logistic(x: np.ndarray) -> np.ndarray:
-    from scipy.special import expit
-
-    return expit(x)
-
-
-def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(prior table J x H: t(nu, 0, tau) on the fine beta grid, each column summing to 1;
-    log prior weights of the (nu, tau) grid, flat and spike; tau of each column)."""
+    log prior weights of the (nu, tau) grid, flat and spike)."""
     cols, logw, taus = [], [], []
     spacing = np.gradient(_TAU)
     for nu in _NU:
@@ -110,17 +107,15 @@ def _hyper_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     flat /= flat.sum()
     spike = np.where(tau_arr == 0, 0.0, flat)
     spike = 0.5 * spike / spike.sum() + np.where(tau_arr == 0, 0.5 / len(_NU), 0.0)
-    return np.array(cols).T, np.log(flat), np.log(spike), tau_arr
+    return np.array(cols).T, np.log(flat), np.log(spike)
 
 
-_PRIOR, _LOG_FLAT, _LOG_SPIKE, _HYPER_TAU = _hyper_grid()
+_PRIOR, _LOG_FLAT, _LOG_SPIKE = _hyper_grid()
 
 
 def _interpolation() -> np.ndarray:
     """Cubic-spline map (coarse x fine) of the beta grid: log-likelihoods on the coarse grid
     times this matrix = the natural cubic spline through them, on the fine grid."""
-    from scipy.interpolate import CubicSpline
-
     return CubicSpline(_BETA_COARSE, np.eye(len(_BETA_COARSE)), axis=0, bc_type="natural")(BETA).T
 
 
@@ -135,7 +130,7 @@ class Fit:
     ``hyper`` / ``hyper_spike``: (H, C) posterior weights of the (nu, tau) x cluster grid under
     the flat and the spike prior (cluster 0: none; c >= 1: share and place of :func:`_cluster`);
     ``pbar``: (K, V) posterior predictive P(correct | theta_k, v) (flat prior);
-    ``pi``: the theta distribution; ``rounds``: fitting rounds."""
+    ``pi``: the theta distribution."""
 
     w: np.ndarray
     question_likelihood: np.ndarray
@@ -144,13 +139,6 @@ class Fit:
     hyper_spike: np.ndarray
     pbar: np.ndarray
     pi: np.ndarray
-    rounds: int
-
-    def tau_quantiles(self, probs: tuple[float, ...] = (0.025, 0.5, 0.975)) -> list[float]:
-        """Posterior quantiles of the variants' spread tau (logit scale), for reports and tests."""
-        order = np.argsort(_HYPER_TAU, kind="stable")
-        cdf = np.cumsum(self.hyper.sum(axis=1)[order])
-        return [float(_HYPER_TAU[order][min(np.searchsorted(cdf, p), len(cdf) - 1)]) for p in probs]
 
 
 def _mixing_em(loglik: np.ndarray, weights: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
@@ -208,24 +196,21 @@ def fit(correct: np.ndarray, observed: np.ndarray) -> Fit:
     """Fit the model to the observed cells of a (N, V) 0/1 matrix (``observed`` a bool mask).
 
     Every question needs an observed cell; the caller checks. Deterministic (no randomness)."""
-    from scipy import sparse
-
     n, v = correct.shape
     y1 = np.where(observed, correct, 0.0)
     y0 = np.where(observed, 1.0 - correct, 0.0)
     qi, vi = np.nonzero(observed)
     right = correct[qi, vi] == 1
     by_variant = sparse.csr_matrix((np.ones(len(qi)), (vi, np.arange(len(qi)))), shape=(v, len(qi)))
-    s_coarse = _logistic(THETA[:, None] + _BETA_COARSE[None, :])
-    s_fine = _logistic(THETA[:, None] + BETA[None, :])
+    s_coarse = expit(THETA[:, None] + _BETA_COARSE[None, :])
+    s_fine = expit(THETA[:, None] + BETA[None, :])
     r = np.zeros((v, len(BETA)))
     r[:, np.argmin(np.abs(BETA))] = 1.0
     pi = np.exp(-0.5 * (THETA / 3.0) ** 2)
     pi /= pi.sum()
     last = None
     hyper = spike = lik = w = qlik = None
-    rounds = 0
-    for rounds in range(1, OUTER_ITERATIONS + 1):
+    for _ in range(OUTER_ITERATIONS):
         pbar = np.clip(s_fine @ r.T, 1e-12, 1 - 1e-12)  # K x V
         loglik = y1 @ np.log(pbar).T + y0 @ np.log1p(-pbar).T  # N x K
         pi, w = _mixing_em(loglik, pi, _PI_STEPS)
@@ -242,7 +227,7 @@ def fit(correct: np.ndarray, observed: np.ndarray) -> Fit:
             break
         last = pbar
     pbar = np.clip(s_fine @ r.T, 1e-12, 1 - 1e-12)
-    return Fit(w=w, question_likelihood=qlik, likelihood=lik, hyper=hyper, hyper_spike=spike, pbar=pbar, pi=pi, rounds=rounds)
+    return Fit(w=w, question_likelihood=qlik, likelihood=lik, hyper=hyper, hyper_spike=spike, pbar=pbar, pi=pi)
 
 
 @dataclass
@@ -250,14 +235,12 @@ class Draws:
     """D draws of the full run. ``accuracy``: (D, V) per-variant accuracies (weighted by the
     question weights); ``plain``: (D, V) unweighted; ``weights_flat``
     and ``weights_spike``: each draw's importance weight under the two priors (the draws'
-    (nu, tau) come from the half-half mixture of the two posteriors; weights are at most 2);
-    ``hyper``: each draw's cell of the flattened (H, C) hyperparameter grid."""
+    (nu, tau) come from the half-half mixture of the two posteriors; weights are at most 2)."""
 
     accuracy: np.ndarray
     plain: np.ndarray
     weights_flat: np.ndarray
     weights_spike: np.ndarray
-    hyper: np.ndarray
 
 
 def _inverse_cdf(cdf: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -355,7 +338,7 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
         group = range(m, n_draws, len(pis))
         thetas = _categorical(cdf, rng.random((len(group), n)))
         for t, d in zip(thetas, group):  # t: each question's theta index
-            p = _logistic(THETA[:, None] + betas[d][None, :])  # K x V
+            p = expit(THETA[:, None] + betas[d][None, :])  # K x V
             pq = p * (1 - p)
             p_cell = p[t[qi], vi]
             pq_cell = p_cell * (1 - p_cell)
@@ -373,4 +356,4 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
         acc = plain / n
     plain /= n
     return Draws(accuracy=acc, plain=plain, weights_flat=model.hyper.ravel()[hyper] / mixture[hyper],
-                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper], hyper=hyper)
+                 weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper])

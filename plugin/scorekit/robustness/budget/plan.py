@@ -33,7 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from scorekit.robustness.budget import model
 from scorekit.robustness.budget.design import BudgetError, Design, assign, check_budget
+from scorekit.robustness.budget.estimate import (QUANTILES, _check_inputs, _kernel_moments, _subset_variance,
+                                                 _wrong_agreement, estimate_robustness)
 
 __all__ = ["PlanRow", "pair_share_variance", "plan_consistency", "plan_quantiles"]
 
@@ -86,12 +89,6 @@ def pair_share_variance(counts: Sequence[int], variants: int, per_question: int)
     return float(max(second - r * r, 0.0))
 
 
-def _z(confidence: float) -> float:
-    from scorekit.metrics.intervals import z_value
-
-    return z_value(confidence)
-
-
 def _check_half_width(half_width: Any) -> float:
     if isinstance(half_width, bool) or not isinstance(half_width, (int, float)) or not 0 < half_width < 1:
         raise BudgetError(f"half-width must be a number in (0, 1), got {half_width!r}")
@@ -116,15 +113,15 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
     >>> [(r.per_question, r.questions) for r in plan_consistency(0.02, variants=10, budgets=[2, 4], rate=0.8)]
     [(2, 1245), (4, 448)]
     """
+    from scorekit.metrics.intervals import z_value
+
     h = _check_half_width(half_width)
     v = check_budget(variants, variants)  # V itself, checked (an integer of at least 2)
     given = [x is not None for x in (pilot_counts, pilot_correct, rate)]
     if sum(given) != 1 or (pilot_correct is None) != (pilot_agree is None):
         raise BudgetError("give one of: the pilot's answer counts, the pilot's correctness and agreeing pairs, "
                           "or a consistency rate to plan from")
-    model_var = None
-    if pilot_correct is not None:
-        model_var = _pilot_variance(pilot_correct, pilot_agree, v)
+    model_var = None if pilot_correct is None else _pilot_variance(pilot_correct, pilot_agree, v)
     if pilot_counts is not None:
         populations = [list(c) for c in pilot_counts]
         if not populations:
@@ -133,7 +130,7 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
         if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1):
             raise BudgetError(f"consistency rate must be in [0, 1], got {rate!r}")
         populations = None
-    z = _z(confidence)
+    z = z_value(confidence)
     rows = []
     for b in _budgets(v, budgets):
         if populations is not None:
@@ -141,9 +138,7 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
         elif model_var is not None:
             var = model_var(b)
         else:
-            s2, s3 = float(rate), float(rate) ** 1.5
-            z2, z1 = s2 - s2**2, s3 - s2**2
-            var = max(2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1), 0.0)
+            var = float(_subset_variance(float(rate), float(rate) ** 1.5, b, v))
         n = max(1, math.ceil(z * z * var / (h * h)))
         rows.append(PlanRow(b, n, n * b, z * math.sqrt(var / n)))
     return rows
@@ -151,20 +146,15 @@ def plan_consistency(half_width: float, *, variants: int, budgets: Sequence[int]
 
 def _pilot_variance(correct: Any, agree: Any, v: int):
     """B -> mean over a budgeted pilot's questions of the model's Var_B(r_q) (the estimate's own
-    formula: :func:`scorekit.robustness.budget.estimate._pair_rate`)."""
-    from scorekit.robustness.budget import model
-    from scorekit.robustness.budget.estimate import _check_inputs, _kernel_moments, _wrong_agreement
-
+    formula: :func:`scorekit.robustness.budget.estimate._subset_variance`)."""
     y, observed, a, _ = _check_inputs(correct, agree, None)
     if y.shape[1] != v:
         raise BudgetError(f"the pilot has {y.shape[1]} variants, the plan {v}")
     fitted = model.fit(np.where(observed, y, 0.0), observed)
     s2, s3 = _kernel_moments(fitted.pbar, _wrong_agreement(y, observed, a))
-    z2, z1 = s2 - s2**2, s3 - s2**2
 
     def var(b: int) -> float:
-        d = 2 / (b * (b - 1)) * (z2 + 2 * (b - 2) * z1) - 2 / (v * (v - 1)) * (z2 + 2 * (v - 2) * z1)
-        return float(np.mean(fitted.w @ np.maximum(d, 0.0)))
+        return float(np.mean(fitted.w @ _subset_variance(s2, s3, b, v)))
 
     return var
 
@@ -175,9 +165,6 @@ def plan_quantiles(half_width: float, correct: Any, *, budgets: Sequence[int] | 
     "95") and budget, calibrated on a pilot's (N0, V) correctness matrix (NaN = not asked;
     module docstring). Each budget costs ``replicates`` budgeted estimates at N0 questions
     (about a second each at N0 = 1,000)."""
-    from scorekit.robustness.budget import model
-    from scorekit.robustness.budget.estimate import QUANTILES, _check_inputs, estimate_robustness
-
     h = _check_half_width(half_width)
     y, observed, _, _ = _check_inputs(correct, None, None)
     n0, v = y.shape
@@ -212,8 +199,6 @@ def plan_quantiles(half_width: float, correct: Any, *, budgets: Sequence[int] | 
 def _replay(fitted: Any, n: int, rng: np.random.Generator) -> np.ndarray:
     """A full run drawn from a fitted model: theta from pi, the variants' effects from one draw
     of their posterior, Bernoulli cells."""
-    from scorekit.robustness.budget import model
-
     theta = model.THETA[rng.choice(len(fitted.pi), size=n, p=fitted.pi)]
     hyper = rng.choice(fitted.hyper.size, p=fitted.hyper.ravel())
     beta = model._beta_draws(fitted, np.array([hyper]), rng)[0]

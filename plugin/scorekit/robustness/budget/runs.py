@@ -20,9 +20,9 @@ in the same way but that records no design is a budgeted log that lost its desig
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -108,9 +108,7 @@ def family_matrix(records: Iterable[Any], *, equal: Callable[[Any, Any], bool] |
     agree, _ = consistency_counts(groups, equal=equal)
     if macro:
         cats = [category[q] for q in ids]
-        size = defaultdict(int)
-        for c in cats:
-            size[c] += 1
+        size = Counter(cats)
         w = np.array([1.0 / (len(size) * size[c]) for c in cats])
     else:
         w = np.full(len(ids), 1.0 / len(ids))
@@ -189,8 +187,6 @@ def check_family(matrix: FamilyMatrix, design: Design, design_questions: int | N
 def _check_renamed(matrix: FamilyMatrix, design: Design, design_questions: int | None, path: str | None,
                    design_ids: dict[str, str]) -> FamilyMatrix:
     """:func:`check_family` on the design's ids, returned under the matrix's own ids."""
-    from dataclasses import replace
-
     missing = [q for q in matrix.question_ids if q not in design_ids]
     if missing:
         raise DesignError(f"question {missing[0]!r} records no design_row: the design was edited", path=path)

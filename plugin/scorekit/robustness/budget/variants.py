@@ -11,15 +11,15 @@ Harness-free; the lm-eval adapter (:class:`scorekit.lm_eval.task_variants.Robust
   ``--samples B`` (refused with that advice).
 
 B >= V is a full run (nothing is left out and no design is recorded). Every kept document's
-``_robust`` gets ``design`` ({variants, per_question, seed}) and ``design_questions`` (the
-split's number of questions, whose ids are their row numbers), which is what ``scorekit
-robustness`` reads back (:mod:`scorekit.robustness.budget.runs`).
+``_robust`` records the design, which ``scorekit robustness`` reads back: where and how,
+:mod:`scorekit.robustness.budget.runs`.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,7 +105,7 @@ def select(metas: Sequence[Sequence[dict[str, Any]]], budget: int, seed: int, fa
                           f"and its questions have {', '.join(map(str, sizes[:4]))}: write variants of a task whose "
                           "questions have one number of options, or run it in full")
     v = sizes[0]
-    design = Design.make(v, min(budget, v) if v >= 2 else 2, seed) if v >= 2 else None
+    design = Design.make(v, budget, seed) if v >= 2 else None  # B >= V: a full design
     if design is None or design.full:
         return [i for i, m in enumerate(metas) for _ in m], [x for m in metas for x in m], None
     plan = assign([str(i) for i in range(len(metas))], design)
@@ -132,8 +132,6 @@ def harness_metrics(records: Sequence[Any], family: str, *, equal: Any = None, m
     MATH's answers need :func:`scorekit.metrics.math_equivalent`) and ``unparsed_rate``. The
     spread across variants needs the model: ``scorekit robustness`` estimates it, with intervals
     (the spread keys are absent here)."""
-    from collections import defaultdict
-
     from scorekit.robustness.analysis import cr_name, variant_metric_name
 
     same = equal or (lambda a, b: a == b)
