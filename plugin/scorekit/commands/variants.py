@@ -26,7 +26,7 @@ def main(args: argparse.Namespace) -> int:
     families = list(dict.fromkeys(args.family))
     budget = options.seed_and_budget(args, families)
     score = budget is not None and score_suite_budget.wants(args)  # the shipped SCORE tasks on a budget
-    templates = [] if score else options.check_options(args, families, budget)  # lighteval's refusals too
+    templates = [] if score else options.check_options(args, families)  # lighteval's refusals too
     if args.harness == "lighteval":
         from scorekit.lighteval.task_variants import write_module
 

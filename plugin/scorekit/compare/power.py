@@ -27,9 +27,10 @@ the normal one, N = ((z_{1-alpha/2} + z_{1-beta}) sigma / delta)^2.
 from __future__ import annotations
 
 import math
-from typing import Callable
 
 import numpy as np
+
+from scorekit.metrics.intervals import bisect_smallest
 
 __all__ = ["connor_sample_size", "mcnemar_mdd", "mcnemar_power", "mcnemar_sample_size", "interval_mdd",
            "paired_t_mdd", "paired_t_power", "paired_t_sample_size"]
@@ -119,19 +120,7 @@ def mcnemar_mdd(n: int, discordance: float, alpha: float = 0.05, power: float = 
         return math.nan
     if mcnemar_power(n, discordance, discordance, alpha) < power:
         return math.nan
-    return _smallest(lambda d: mcnemar_power(n, d, discordance, alpha) >= power, 0.0, discordance, 1e-6)
-
-
-def _smallest(reaches: Callable[[float], bool], lo: float, hi: float, tol: float) -> float:
-    """Bisection: the smallest difference in [lo, hi] (to ``tol``) that ``reaches`` the power;
-    ``reaches(hi)`` holds, power grows with the difference."""
-    while hi - lo > tol:
-        mid = (lo + hi) / 2
-        if reaches(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return bisect_smallest(lambda d: mcnemar_power(n, d, discordance, alpha) >= power, 0.0, discordance, 1e-6)
 
 
 def paired_t_power(n: int, delta: float, sd: float, alpha: float = 0.05) -> float:
@@ -173,7 +162,7 @@ def paired_t_mdd(n: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> 
     hi = sd
     while paired_t_power(n, hi, sd, alpha) < power:
         hi *= 2
-    return _smallest(lambda d: paired_t_power(n, d, sd, alpha) >= power, 0.0, hi, 1e-7 * sd)
+    return bisect_smallest(lambda d: paired_t_power(n, d, sd, alpha) >= power, 0.0, hi, 1e-7 * sd)
 
 
 def interval_mdd(ci_low: float, ci_high: float, confidence: float = 0.95, power: float = 0.8) -> float:

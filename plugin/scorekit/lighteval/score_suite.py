@@ -69,7 +69,7 @@ from scorekit.lighteval.task_names import score_task_keys
 from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
 from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task
 from scorekit.robustness.local_data import DATA_DIR_ENV  # the one switch of both harnesses' SCORE tasks
-from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
+from scorekit.robustness.identical import IDENTICAL, identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Family, Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.score_documents import DOC_FIELDS, N_SAMPLES, expand, question_from_row
@@ -222,10 +222,7 @@ class FamilyMetrics(CorpusLevelComputation):
         recs = _records(items, f"SCORE {self.benchmark} task")
         metrics = summarize(recs, macro=BENCHMARKS[self.benchmark].macro, equal=equal_for(self.benchmark)).metrics()
         flags = [item["identical"] for item in items if item["identical"] is not None]
-        metrics["identical_sample_rate"] = rate = identical_share(flags)
-        note = identical_sample_note(rate, len(flags))
-        if note:
-            logger.warning("SCORE non-greedy (%s): %s", self.benchmark, note)
+        metrics[IDENTICAL] = identical_rate_with_warning(flags, f"SCORE non-greedy ({self.benchmark})", logger)
         return metrics
 
     def __str__(self) -> str:

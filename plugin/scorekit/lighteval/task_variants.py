@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 import operator
 import string
 from pathlib import Path
@@ -80,7 +81,7 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 
 from scorekit.errors import ScorekitError
 from scorekit.lighteval.sampling import sample_when_asked
-from scorekit.robustness.identical import identical_sample_note, identical_share, samples_identical
+from scorekit.robustness.identical import IDENTICAL, identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Record, as_record
 from scorekit.robustness.task_variants import (
     PERMUTATIONS,
@@ -346,12 +347,7 @@ class RobustCorpus(CorpusLevelComputation):
                     "unparsed_rate": float(np.mean([r.answer is None for r in recs]))}
         out = robust_metrics(recs, "non_greedy")
         flags = [item["identical"] for item in items if item["identical"] is not None]
-        out["identical_sample_rate"] = rate = identical_share(flags)
-        note = identical_sample_note(rate, len(flags))
-        if note:
-            import logging
-
-            logging.getLogger(__name__).warning("robust non-greedy: %s", note)
+        out[IDENTICAL] = identical_rate_with_warning(flags, "robust non-greedy", logging.getLogger(__name__))
         return out
 
     def __str__(self) -> str:

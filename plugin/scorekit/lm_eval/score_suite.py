@@ -54,7 +54,7 @@ from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness import local_data
 from scorekit.robustness.analysis import summarize
-from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
+from scorekit.robustness.identical import IDENTICAL, identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Family, Record, records_from_items
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
 from scorekit.robustness.benchmarks import BENCHMARKS
@@ -248,9 +248,6 @@ class FewshotSampler(ContextSampler):
             raise ValueError(f"{n} few-shot examples asked, but the few-shot split has only {len(questions)} "
                              "question(s) other than the one under test")
         return [self.rnd.choice(self._by_question[q]) for q in self.rnd.sample(questions, n)]
-
-
-IDENTICAL = "identical_sample_rate"
 
 
 class BudgetedRecord(Record):

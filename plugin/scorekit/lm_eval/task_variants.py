@@ -54,7 +54,7 @@ from lm_eval.api.task import ConfigurableTask
 from scorekit.lm_eval import compat
 from scorekit.lm_eval.task import ScorekitTask
 from scorekit.robustness.analysis import metric_names
-from scorekit.robustness.identical import identical_rate_with_warning, samples_identical
+from scorekit.robustness.identical import IDENTICAL, identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Record
 from scorekit.robustness.task_variants import (
     canonical_map,
@@ -69,7 +69,6 @@ from scorekit.robustness.shown_options import bare_label, labels_of, letters, lo
 
 __all__ = ["RobustTask", "RobustStop", "wrapped_config", "robust_metric_names", "LOWER_IS_BETTER", "IDENTICAL"]
 
-IDENTICAL = "identical_sample_rate"
 LOWER_IS_BETTER = frozenset({"unparsed_rate", "accuracy_range", "accuracy_std", IDENTICAL, "prompt_sensitivity"})
 _DROP = ("class", "tag", "group", "task_list", "include")
 _ONE_SAMPLE_FILTERS = ("take_first", "majority_vote")

@@ -397,14 +397,19 @@ def inverted_p(interval: Callable[[float], tuple[float, float]], null: float = 0
         return math.nan
     if not excludes(1 - 1e-9):
         return 1.0
-    a, b = 0.0, 1 - 1e-9
-    while b - a > tol:
-        mid = (a + b) / 2
-        if excludes(mid):
-            b = mid
+    return bisect_smallest(excludes, 0.0, 1 - 1e-9, tol)
+
+
+def bisect_smallest(holds: Callable[[float], bool], lo: float, hi: float, tol: float) -> float:
+    """Bisection: the smallest x in [lo, hi] (to ``tol``, from above) where ``holds(x)``, for a
+    ``holds`` false below some point and true from it on; ``holds(hi)`` is assumed true."""
+    while hi - lo > tol:
+        mid = (lo + hi) / 2
+        if holds(mid):
+            hi = mid
         else:
-            a = mid
-    return b
+            lo = mid
+    return hi
 
 
 def spread_statistic(kind: Spread) -> Statistic:

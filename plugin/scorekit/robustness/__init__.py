@@ -34,7 +34,7 @@ Expanded documents (the ``doc`` of each lm-eval sample) carry the fields listed 
 Analysis API (stable names): :func:`scorekit.robustness.analysis.summarize` ->
 :class:`~scorekit.robustness.analysis.FamilySummary` (``.metrics(macro=...)`` gives the upstream
 metric names), :func:`~scorekit.robustness.analysis.metric_names`,
-:func:`~scorekit.robustness.analysis.records_from_items`.
+:func:`~scorekit.robustness.records.records_from_items`.
 """
 
 from scorekit.robustness.records import FAMILIES, Record

@@ -11,11 +11,13 @@ short answer word for word, so the rate is reported always and flagged only from
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Hashable, Iterable, Sequence
 
-__all__ = ["WARN_AT", "samples_identical", "identical_share", "identical_sample_note"]
+__all__ = ["IDENTICAL", "WARN_AT", "samples_identical", "identical_share", "identical_sample_note"]
 
+IDENTICAL = "identical_sample_rate"  # the metric's name in every harness's results
 WARN_AT = 0.5
 
 
@@ -43,14 +45,17 @@ def identical_sample_note(rate: float, n_questions: int | None = None) -> str | 
             "give every sample its own seed")
 
 
-def identical_rate_with_warning(flags: Sequence[bool], label: str) -> float:
+def identical_rate_with_warning(flags: Sequence[bool], label: str, logger: logging.Logger | None = None) -> float:
     """:func:`identical_share` of per-question flags, with a ``RuntimeWarning`` ("<label>: <note>")
-    when it is high: the harness aggregation of ``identical_sample_rate``."""
+    when it is high, or that line logged as a warning to ``logger`` when given: the harness
+    aggregation of ``identical_sample_rate``."""
     import warnings
 
     rate = identical_share(flags)
     note = identical_sample_note(rate, len(flags))
-    if note:
+    if note and logger is not None:
+        logger.warning("%s: %s", label, note)
+    elif note:
         warnings.warn(f"{label}: {note}", RuntimeWarning, stacklevel=3)
     return rate
 

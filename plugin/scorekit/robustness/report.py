@@ -26,7 +26,7 @@ import numpy as np
 from scorekit.errors import ScorekitError, listed
 from scorekit.metrics.consistency import MIN_QUESTIONS
 from scorekit.robustness.analysis import accuracy_name, cr_name, spread, variant_metric_name
-from scorekit.robustness.identical import identical_sample_note, identical_share
+from scorekit.robustness.identical import IDENTICAL, identical_sample_note, identical_share
 from scorekit.robustness.benchmarks import BENCHMARKS, is_robust
 from scorekit.robustness.readers import AggregateSet, ReadResult, SampleSet
 from scorekit.robustness.records import Family
@@ -270,7 +270,7 @@ def _from_results(model: str, benchmark: str, family: Family, aggs: list[Aggrega
         missing.append("CR: not in the results files")
     if math.isnan(unparsed):
         missing.append("unparsed rate: not in the results files; needs the samples logs")
-    identical = _pick(metrics, "identical_sample_rate") if family == "non_greedy" or robust else _NAN
+    identical = _pick(metrics, IDENTICAL) if family == "non_greedy" or robust else _NAN
     if family == "non_greedy" and math.isnan(identical) and not robust:
         missing.append("identical-sample rate: not in the results files (upstream's tasks and scorekit "
                        "before it do not report it); needs the samples logs")

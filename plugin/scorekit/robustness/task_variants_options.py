@@ -56,7 +56,7 @@ def seed_and_budget(args: argparse.Namespace, families: list[str]) -> Any:
     return check_budget_args(args.budget, args.seed if args.budget is not None else None, families, args.samples)
 
 
-def check_options(args: argparse.Namespace, families: list[str], budget: Any) -> list[str]:
+def check_options(args: argparse.Namespace, families: list[str]) -> list[str]:
     """The options that go with some families or harnesses only, checked before any work; the
     ``--templates`` read."""
     if args.samples is not None and args.samples < 1:
