@@ -12,7 +12,11 @@ and lighteval 0.8.1-0.13.0), configs/ranking_sample.txt, and Inspect logs writte
 its creation time. Compare two runs with ``diff -r BEFORE AFTER``.
 
 The commands run with the ``scorekit`` of the current ``python`` (set ``PYTHONPATH`` to the
-checkout to test). Paths in outputs are relative to the repository root (the working folder).
+checkout to test). The commands run in the repository root; in what they print and write, the
+output folder, the inputs folder (absolute or relative) and the checkout's path (this script's
+and the tested package's, whose configs/ the commands read) are replaced by ``{files}``,
+``{inputs}`` and ``{repo}``, so that checkouts at different paths (a worktree, a fresh clone)
+give the same bytes. (A path long enough to wrap a table's line would still show.)
 """
 
 from __future__ import annotations
@@ -81,6 +85,13 @@ def make_inputs(inp: Path) -> None:
             inspect_run(inp / name, model, right, n=n, log_format=fmt, epochs=epochs)
 
 
+def placeheld(data: bytes, marks: tuple[tuple[str, str], ...]) -> bytes:
+    """``data`` with each path of ``marks`` replaced by its placeholder, in order."""
+    for path, mark in marks:
+        data = data.replace(path.encode(), mark.encode())
+    return data
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
@@ -94,17 +105,27 @@ def main() -> None:
     out.mkdir(parents=True)
     os.chdir(ROOT)
     rel = os.path.relpath(inp, ROOT)
+    where = subprocess.run([sys.executable, "-c", "import scorekit; print(scorekit.__file__)"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    package_checkout = str(Path(where).parents[2])  # configs/ and tasks/ are found beside plugin/
     helps = {f"help_{c}": [c, "--help"] for c in ("leaderboard", "rank", "scorecard", "robustness", "variants",
                                                    "compare", "export", "plan", "lighteval-offline")}
     for name, argv in {**commands(rel), "help": ["--help"], **helps}.items():
         files = out / f"{name}.files"
+        # longest first: one path can hold another (the checkout the inputs; the relative path
+        # "../../work/..." the absolute one; the absolute path a relative one inside the checkout)
+        marks = tuple(sorted(((str(files), "{files}"), (str(inp), "{inputs}"), (str(ROOT), "{repo}"),
+                              (package_checkout, "{repo}"), (rel, "{inputs}")), key=lambda m: -len(m[0])))
         argv = [a.replace("{files}", str(files)) for a in argv]
         if any(str(files) in a for a in argv):
             files.mkdir()
         env = {**os.environ, "COLUMNS": "100", "SOURCE_DATE_EPOCH": "0"}
         done = subprocess.run([sys.executable, "-m", "scorekit", *argv], capture_output=True, env=env)
-        (out / f"{name}.out").write_bytes(done.stdout.replace(str(files).encode(), b"{files}"))
-        (out / f"{name}.err").write_bytes(done.stderr.replace(str(files).encode(), b"{files}"))
+        (out / f"{name}.out").write_bytes(placeheld(done.stdout, marks))
+        (out / f"{name}.err").write_bytes(placeheld(done.stderr, marks))
+        for written in sorted(files.rglob("*")) if files.is_dir() else ():
+            if written.is_file():
+                written.write_bytes(placeheld(written.read_bytes(), marks))
         (out / f"{name}.rc").write_text(f"{done.returncode}\n")
         print(f"{done.returncode} {name}")
 
