@@ -456,16 +456,13 @@ def _interval(ci: tuple[float, float] | None, digits: int = 3) -> str:
     return "N/A" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
-def _tied(row: RankRow) -> str:
-    return "N/A" if row.tied_with_best is None else ("yes" if row.tied_with_best else "no")
-
-
 def _cells(row: RankRow) -> list[str]:
     return [
         str(row.position), one_line(row.model), f"{row.score:.3f}", "N/A" if row.std is None else f"{row.std:.3f}",
         str(row.n_benchmarks), "N/A" if row.cost is None else str(row.cost), _interval(row.score_ci),
         _interval(row.std_ci),
-        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]", _tied(row),
+        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]",
+        "N/A" if row.tied_with_best is None else ("yes" if row.tied_with_best else "no"),
     ]
 
 
