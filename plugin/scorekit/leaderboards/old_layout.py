@@ -32,8 +32,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scorekit.leaderboards.scorecard_config import LEADERBOARD_OVERALL, is_old_layout
-from scorekit.yaml_config import LineMap, read_yaml
+from scorekit.leaderboards.scorecard_config import LEADERBOARD_OVERALL, Checker, is_old_layout
+from scorekit.yaml_config import read_yaml
 from scorekit.errors import ScorekitError
 
 CATEGORY = "leaderboard"
@@ -54,21 +54,21 @@ def convert_old_layout(path: str | os.PathLike[str]) -> str:
         raise ScorekitError("not the old leaderboard layout (no top-level 'benchmarks' list): --convert rewrites only "
                             "that; this config is read as it is", path=path)
     conv = _Converter(path)
-    conv.keys(data, _TOP, "top level")
+    conv.old_keys(data, _TOP, "top level")
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
-            raise conv.fail(data, key, key, "expected a string")
+            raise conv.fail("expected a string", key, data, key)
     harness = data.get("harness", "any")
     if harness not in ("lm-eval", "lighteval", "any"):
-        raise conv.fail(data, "harness", "harness", f"expected lm-eval, lighteval or any, got {harness!r}")
+        raise conv.fail(f"expected lm-eval, lighteval or any, got {harness!r}", "harness", data, "harness")
     columns = data["benchmarks"]
     if not isinstance(columns, list) or not columns:
-        raise conv.fail(data, "benchmarks", "benchmarks", "expected a non-empty list of columns")
+        raise conv.fail("expected a non-empty list of columns", "benchmarks", data, "benchmarks")
     benchmarks: dict[str, Any] = {}
     for i, item in enumerate(columns):
         name, bench = conv.column(item, f"benchmarks[{i}]", data)
         if name in benchmarks:
-            raise conv.fail(item, "column", f"benchmarks[{i}].column", f"column {name!r} appears twice")
+            raise conv.fail(f"column {name!r} appears twice", f"benchmarks[{i}].column", item, "column")
         benchmarks[name] = bench
     out: dict[str, Any] = {}
     if "name" in data:
@@ -95,71 +95,63 @@ class _OneLine(dict):
     """A mapping written on one line (a metric, as the shipped configs write them)."""
 
 
-class _Converter:
-    def __init__(self, path: Path):
-        self.path = path
+class _Converter(Checker):
+    """The old layout's checks; :meth:`Checker.fail` names the line and place."""
 
-    def fail(self, node: Any, key: Any, place: str, msg: str) -> ScorekitError:
-        line = node.key_lines.get(key, node.line) if isinstance(node, LineMap) else None
-        return ScorekitError(msg, path=self.path, where=(f"line {line}, " if line else "") + place)
-
-    def keys(self, node: Any, allowed: set[str], place: str, parent: Any = None, key: Any = None) -> None:
+    def old_keys(self, node: Any, allowed: set[str], place: str, parent: Any = None, key: Any = None) -> None:
         if not isinstance(node, dict):
-            raise self.fail(parent, key, place, f"expected a mapping, got {type(node).__name__}")
+            raise self.fail(f"expected a mapping, got {type(node).__name__}", place, parent, key)
         for k in node:
             if k not in allowed:
-                raise self.fail(node, k, f"{place}.{k}" if place != "top level" else str(k),
-                                f"unknown key {k!r} in the old layout (allowed: {', '.join(sorted(allowed))})")
+                raise self.fail(f"unknown key {k!r} in the old layout (allowed: {', '.join(sorted(allowed))})",
+                                f"{place}.{k}" if place != "top level" else str(k), node, k)
 
     def metrics(self, node: dict, place: str) -> list[str] | None:
         if "metric" in node and "metrics" in node:
-            raise self.fail(node, "metrics", place, "give 'metric' or 'metrics', not both")
+            raise self.fail("give 'metric' or 'metrics', not both", place, node, "metrics")
         if "metric" in node:
             if not isinstance(node["metric"], str) or not node["metric"]:
-                raise self.fail(node, "metric", f"{place}.metric", "expected a metric key (string)")
+                raise self.fail("expected a metric key (string)", f"{place}.metric", node, "metric")
             return [node["metric"]]
         if "metrics" in node:
             ms = node["metrics"]
             if not isinstance(ms, list) or not ms or not all(isinstance(m, str) and m for m in ms) or len(set(ms)) < len(ms):
-                raise self.fail(node, "metrics", f"{place}.metrics", "expected a list of different metric keys (strings)")
+                raise self.fail("expected a list of different metric keys (strings)", f"{place}.metrics", node, "metrics")
             return list(ms)
         return None
 
     def chance(self, node: dict, place: str) -> dict[str, Any] | None:
         """``{"num_choices": n}`` or ``{"bad": lower}`` (the old bound), or None."""
         if "num_choices" in node and "lower" in node:
-            raise self.fail(node, "lower", place, "give 'num_choices' or 'lower', not both")
+            raise self.fail("give 'num_choices' or 'lower', not both", place, node, "lower")
         if "num_choices" in node:
-            n = node["num_choices"]
-            if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-                raise self.fail(node, "num_choices", f"{place}.num_choices", f"expected an integer >= 2, got {n!r}")
-            return {"num_choices": n}
+            return {"num_choices": self.count(node["num_choices"], f"{place}.num_choices", node, "num_choices", 2)}
         if "lower" in node:
             low = node["lower"]
             if isinstance(low, bool) or not isinstance(low, (int, float)) or not 0 <= low < 1:
-                raise self.fail(node, "lower", f"{place}.lower", f"expected a number in [0, 1), got {low!r}")
+                raise self.fail(f"expected a number in [0, 1), got {low!r}", f"{place}.lower", node, "lower")
             return {"bad": float(low)}
         return None
 
     def column(self, item: Any, place: str, parent: dict) -> tuple[str, dict[str, Any]]:
-        self.keys(item, _COLUMN, place, parent, "benchmarks")
+        self.old_keys(item, _COLUMN, place, parent, "benchmarks")
         name = item.get("column")
         if not isinstance(name, str) or not name.strip():
-            raise self.fail(item, "column", f"{place}.column", "expected a non-empty column name")
+            raise self.fail("expected a non-empty column name", f"{place}.column", item, "column")
         name = name.strip()
         place = f"{place} ({name})"
         if name == LEADERBOARD_OVERALL:
-            raise self.fail(item, "column", place, f"a column named {LEADERBOARD_OVERALL!r} would share the overall "
-                            "score's column; rename it")
+            raise self.fail(f"a column named {LEADERBOARD_OVERALL!r} would share the overall "
+                            "score's column; rename it", place, item, "column")
         aggregation = item.get("aggregation", "normalize_each")
         if aggregation not in ("normalize_each", "mean_raw"):
-            raise self.fail(item, "aggregation", f"{place}.aggregation", f"expected normalize_each or mean_raw, got {aggregation!r}")
+            raise self.fail(f"expected normalize_each or mean_raw, got {aggregation!r}", f"{place}.aggregation", item, "aggregation")
         metrics, chance = self.metrics(item, place), self.chance(item, place)
         if ("results_key" in item) == ("subtasks" in item):
-            raise self.fail(item, "column", place, "give exactly one of 'results_key' (one task) or 'subtasks' (several)")
+            raise self.fail("give exactly one of 'results_key' (one task) or 'subtasks' (several)", place, item, "column")
         if "results_key" in item:
             if not isinstance(item["results_key"], str) or not item["results_key"]:
-                raise self.fail(item, "results_key", f"{place}.results_key", "expected a non-empty string")
+                raise self.fail("expected a non-empty string", f"{place}.results_key", item, "results_key")
             entries: list[tuple[str, dict, str]] = [(item["results_key"], {}, place)]
         else:
             subs = item["subtasks"]
@@ -168,22 +160,22 @@ class _Converter:
             elif isinstance(subs, dict) and subs:
                 entries = [(str(k), v if v is not None else {}, f"{place}.subtasks.{k}") for k, v in subs.items()]
                 for k, spec, where in entries:
-                    self.keys(spec, _SUBTASK, where, subs, k)
+                    self.old_keys(spec, _SUBTASK, where, subs, k)
             else:
-                raise self.fail(item, "subtasks", f"{place}.subtasks", "expected a non-empty list or mapping of results keys")
+                raise self.fail("expected a non-empty list or mapping of results keys", f"{place}.subtasks", item, "subtasks")
         parts = []  # (results key, metric, chance)
         for key, spec, where in entries:
             part_metrics = self.metrics(spec, where) or metrics
             part_chance = self.chance(spec, where) or chance
             if not part_metrics:
-                raise self.fail(item, "column", where, "no metric: give 'metric' (or 'metrics') here or on the column")
+                raise self.fail("no metric: give 'metric' (or 'metrics') here or on the column", where, item, "column")
             if part_chance is None:
-                raise self.fail(item, "column", where, "no chance level: give 'num_choices' or 'lower' here or on the column")
+                raise self.fail("no chance level: give 'num_choices' or 'lower' here or on the column", where, item, "column")
             parts += [(key, m, part_chance) for m in part_metrics]
         if len({(k, m) for k, m, _ in parts}) < len(parts):
-            raise self.fail(item, "column", place, "the same results key and metric appear twice")
+            raise self.fail("the same results key and metric appear twice", place, item, "column")
         if aggregation == "mean_raw" and len({_bad(c) for _, _, c in parts}) > 1:
-            raise self.fail(item, "aggregation", f"{place}.aggregation", "mean_raw needs one chance level shared by every part")
+            raise self.fail("mean_raw needs one chance level shared by every part", f"{place}.aggregation", item, "aggregation")
         bench: dict[str, Any] = {}
         if isinstance(item.get("description"), str):
             bench["description"] = item["description"]
@@ -194,9 +186,9 @@ class _Converter:
         if "subtask_sizes" in item:
             sizes = item["subtask_sizes"]
             if "results_key" not in item:
-                raise self.fail(item, "subtask_sizes", f"{place}.subtask_sizes", "'subtask_sizes' needs 'results_key' (the group they make up)")
+                raise self.fail("'subtask_sizes' needs 'results_key' (the group they make up)", f"{place}.subtask_sizes", item, "subtask_sizes")
             if not isinstance(sizes, dict) or not sizes or not all(type(v) is int and v >= 1 for v in sizes.values()):
-                raise self.fail(item, "subtask_sizes", f"{place}.subtask_sizes", "expected a mapping of subtask -> number of documents (>= 1)")
+                raise self.fail("expected a mapping of subtask -> number of documents (>= 1)", f"{place}.subtask_sizes", item, "subtask_sizes")
             for metric in bench["metrics"].values():
                 metric["subtask_sizes"] = {str(k): v for k, v in sizes.items()}
         else:

@@ -167,10 +167,8 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
         total = d.pop(TOTALS_KEY)
         if not _is_int(total) or total < 1:
             raise _err(path, line, f"benchmark {label}: '{TOTALS_KEY}' must be a positive integer, got {shown(total)}")
-        ranks: dict[str, int | None] = {}
-        for model, rank in d.items():
+        for model, rank in d.items():  # d holds the ranks now: None, or checked here
             if rank is None:
-                ranks[model] = None
                 continue
             if not _is_int(rank):
                 raise _err(path, line, f"benchmark {label}, model {shown(model)}: rank must be an integer or None, got {shown(rank)}")
@@ -178,18 +176,15 @@ def parse_rank_text(text: str, path: str = "<string>") -> RankData:
                 raise _err(
                     path, line, f"benchmark {label}, model {shown(model)}: rank {shown(rank)} is outside 1..{shown(total)} (known_totals)"
                 )
-            ranks[model] = rank
-        benchmarks.append(RankedBenchmark(name or f"line {line}", line, total, ranks))
+        benchmarks.append(RankedBenchmark(name or f"line {line}", line, total, d))
 
-    costs: dict[str, int | float | None] = {}
     for model, cost in cost_dict.items():
         if cost is not None and (
             isinstance(cost, bool) or not isinstance(cost, (int, float)) or cost < 0
             or (isinstance(cost, int) and cost.bit_length() > 1000) or not math.isfinite(cost)
         ):
             raise _err(path, cost_line, f"cost dictionary, model {shown(model)}: cost must be a number >= 0 or None, got {shown(cost)}")
-        costs[model] = cost
-    return RankData(path, tuple(benchmarks), costs)
+    return RankData(path, tuple(benchmarks), cost_dict)
 
 
 def rank_file(file: str, default: str) -> Path:
@@ -456,16 +451,13 @@ def _interval(ci: tuple[float, float] | None, digits: int = 3) -> str:
     return "N/A" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
-def _tied(row: RankRow) -> str:
-    return "N/A" if row.tied_with_best is None else ("yes" if row.tied_with_best else "no")
-
-
 def _cells(row: RankRow) -> list[str]:
     return [
         str(row.position), one_line(row.model), f"{row.score:.3f}", "N/A" if row.std is None else f"{row.std:.3f}",
         str(row.n_benchmarks), "N/A" if row.cost is None else str(row.cost), _interval(row.score_ci),
         _interval(row.std_ci),
-        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]", _tied(row),
+        "N/A" if row.position_ci is None else f"[{row.position_ci[0]}, {row.position_ci[1]}]",
+        "N/A" if row.tied_with_best is None else ("yes" if row.tied_with_best else "no"),
     ]
 
 

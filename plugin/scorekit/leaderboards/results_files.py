@@ -41,7 +41,6 @@ about); consumers check the values they use, e.g. with :func:`check_fraction`.
 from __future__ import annotations
 
 import math
-import numbers
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
@@ -51,7 +50,7 @@ from scorekit.harness_outputs.folders import WALK_SKIPS, walk
 from scorekit.harness_outputs.keys import find_task_key, split_task_key, unqualified, ungrouped  # noqa: F401 (re-exported)
 from scorekit.harness_outputs.kinds import LM_EVAL
 from scorekit.harness_outputs.registry import log_format, read_results_file
-from scorekit.files import load_json
+from scorekit.files import finite_number, load_json
 # the values moved to the formats' wing; importable from here as before
 from scorekit.harness_outputs.values import ResultsFile, TaskResult, check_fraction, results_mapping  # noqa: F401
 
@@ -341,10 +340,8 @@ def stderr_value(value: Any) -> float:
     >>> stderr_value(0.02), stderr_value("N/A"), stderr_value(-1.0)
     (0.02, nan, nan)
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return math.nan
-    value = float(value)
-    return value if math.isfinite(value) and value >= 0 else math.nan
+    se = finite_number(value)
+    return se if se is not None and se >= 0 else math.nan
 
 
 def samples_stderr(rf: ResultsFile, key: str, metric: str) -> tuple[float | None, str]:

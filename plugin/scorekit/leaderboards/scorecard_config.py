@@ -147,7 +147,10 @@ OLD_LEADERBOARD_LAYOUT = (
 # --- validation --------------------------------------------------------------------------
 
 
-class _Checker:
+class Checker:
+    """Checks of a config's values; each failure is a :class:`ScorekitError` naming the file,
+    the line (of ``key`` in ``parent``, else of ``parent``) and the key path."""
+
     def __init__(self, path: Path):
         self.path = path
 
@@ -257,7 +260,7 @@ def load_scorecard_config(path: str | Path, *, allow_code: bool = False) -> Scor
     """
     path = Path(path)
     data = read_yaml(path)
-    ck = _Checker(path)
+    ck = Checker(path)
     if data is None:
         raise ScorekitError("config is empty", path=path)
     if is_old_layout(data):
@@ -331,7 +334,7 @@ def load_scorecard_config(path: str | Path, *, allow_code: bool = False) -> Scor
                          cast(ConfigHarness, ck.choice(top, "harness", "", HARNESSES)))
 
 
-def _normalizer_from(ck: _Checker, node: dict, keypath: str, path: Path, allow_code: bool) -> tuple[str, Normalizer] | None:
+def _normalizer_from(ck: Checker, node: dict, keypath: str, path: Path, allow_code: bool) -> tuple[str, Normalizer] | None:
     if node.get("normalizer") is None:
         return None
     spec = node["normalizer"]
