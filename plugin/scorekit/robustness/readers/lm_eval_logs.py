@@ -487,9 +487,8 @@ class LmEvalLogsReader:
             if model is None:
                 in_dir = models_in_dir.get(p.parent, set())
                 model = next(iter(in_dir)) if len(in_dir) == 1 else p.parent.name
-            seed = (rf.seed if rf else None)
-            path_seed = _seed_from_path(p)
-            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed,
+            seed = _seed_from_path(p)  # a seed_<N> folder, else the run's config.random_seed
+            sample_files.append(_SamplesFile(p, task, time, model, seed if seed is not None else rf.seed if rf else None,
                                              rf.when if rf else run_time(p)[0], fallbacks=_task_fallbacks(rf, task_name)))
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
