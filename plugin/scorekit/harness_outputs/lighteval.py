@@ -102,9 +102,7 @@ class LightevalFormat(Format):
 
     def read_results(self, path: str, data: Any) -> ResultsFile:
         """A lighteval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
-        results = results_mapping(data, path)
-        if not results:
-            raise ScorekitError("results file holds no task results", path=path, where='"results"')
+        results = results_mapping(data, path, nonempty=True)
         ts, ts_source = run_time(path, data)
         model = model_identity(data, path, LIGHTEVAL)
         tasks = {k: v for k, v in results.items() if k != "all"}

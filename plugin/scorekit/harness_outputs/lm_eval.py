@@ -61,9 +61,7 @@ class LmEvalFormat(Format):
 
     def read_results(self, path: str, data: Any) -> ResultsFile:
         """An lm-eval results file (``data`` its parsed JSON) as a :class:`ResultsFile`."""
-        results = results_mapping(data, path)
-        if not results:
-            raise ScorekitError("results file holds no task results", path=path, where='"results"')
+        results = results_mapping(data, path, nonempty=True)
         ts, ts_source = run_time(path, data)
         model = model_identity(data, path, LM_EVAL)
         # n-shot, group_subtasks, n-samples by unqualified task key, values as written: the n-shot

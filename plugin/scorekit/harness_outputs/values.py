@@ -110,12 +110,14 @@ class TaskFacts:
     undefined: list[str] = field(default_factory=list)  # metrics the harness wrote as NaN (undefined)
 
 
-def results_mapping(data: dict, path: str | os.PathLike) -> dict[str, dict]:
+def results_mapping(data: dict, path: str | os.PathLike, *, nonempty: bool = False) -> dict[str, dict]:
     """``data["results"]`` of a results file, checked to map each task to a mapping of metrics
-    (else :class:`ScorekitError` naming the file and place)."""
+    and, ``nonempty``, to hold a task (else :class:`ScorekitError` naming the file and place)."""
     results = data["results"]
     if not isinstance(results, dict):
         raise ScorekitError(f"expected a mapping of tasks, got {type(results).__name__}", path=path, where='"results"')
+    if nonempty and not results:
+        raise ScorekitError("results file holds no task results", path=path, where='"results"')
     for key, metrics in results.items():
         if not isinstance(metrics, dict):
             raise ScorekitError(f"expected a mapping of metrics, got {type(metrics).__name__}", path=path,

@@ -305,10 +305,7 @@ class RobustRecords(SamplingMetric, Preparator):
                      meta["task"], None, False)
         identical = None
         if self.kind == "loglikelihood":
-            n = len(doc.choices)
-            order = meta["order"] or list(range(n))
-            canon = meta["canonical"] or list(range(n))
-            answer = choice_answer(list(model_response.logprobs)[:n], order, canon)
+            answer = choice_answer(list(model_response.logprobs)[: len(doc.choices)], meta["order"], meta["canonical"])
             records = [rec._replace(answer=answer, correct=answer == int(meta["gold_canonical"]))]
         else:
             texts = list(model_response.final_text)

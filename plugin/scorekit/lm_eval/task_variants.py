@@ -540,9 +540,8 @@ class RobustTask(ScorekitTask):
             scores = [float(r[0]) for r in results][: len(choices)]
             if self._choice_score == "acc_norm":
                 scores = [s / max(len(c), 1) for s, c in zip(scores, choices)]
-            order = meta["order"] or list(range(len(choices)))
-            canon = meta["canonical"] or list(range(len(choices)))
-            answer = choice_answer(scores, order, canon, meta.get("positions") if self._family == "option_order" else None)
+            answer = choice_answer(scores, meta["order"], meta["canonical"],
+                                   meta.get("positions") if self._family == "option_order" else None)
             item: Any = self._record(meta, meta["variant"] if self._family != "prompt" else meta["template"],
                                      answer, answer == int(meta["gold_canonical"]))
         else:

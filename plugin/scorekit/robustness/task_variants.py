@@ -88,15 +88,18 @@ def choice_answer(scores: Sequence[float], order: Sequence[int], canon: Sequence
     ties, as lm-eval's ``acc``). ``order[i]`` is the original option shown at display position
     i; the choice scored at index x names display position ``positions[x]`` (default x: choices
     scored in display order), or, when that is -1 (a label the prompt does not show), option x.
+    An empty ``order`` or ``canon`` (a variant document's ``order`` / ``canonical`` when the
+    options keep their place) is the identity.
 
-    >>> choice_answer([-3.0, -1.0, -2.0], [2, 0, 1], [0, 1, 2])
-    0
+    >>> choice_answer([-3.0, -1.0, -2.0], [2, 0, 1], [0, 1, 2]), choice_answer([-3.0, -1.0, -2.0], [], [])
+    (0, 1)
     >>> choice_answer([-3.0, -1.0, -2.0], [2, 0], [0, 1, 2], positions=[1, 0, -1])  # label 1 is shown first
     2
     """
     chosen = int(np.argmax(np.asarray(scores, dtype=float)))
     position = chosen if positions is None else int(positions[chosen])
-    return int(canon[int(order[position]) if position >= 0 else chosen])
+    index = (int(order[position]) if order else position) if position >= 0 else chosen
+    return int(canon[index]) if canon else index
 
 
 LM_EVAL_FALLBACK = "[invalid]"  # what lm-eval's regex filters write when the regex finds nothing

@@ -9,7 +9,6 @@ imported.
 from __future__ import annotations
 
 import importlib.util
-import json
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from scorekit.errors import ScorekitError
+from scorekit.files import load_json
 from scorekit.robustness.records import N_PROMPT_TEMPLATES, Family
 
 FAMILY_KEYS: dict[str, str] = {
@@ -163,12 +163,9 @@ def load_templates(benchmark: str) -> dict[str, tuple[Template, ...]]:
     """``{family: templates}``: 10 for ``prompt``, 1 for ``option_order`` / ``non_greedy``
     (MATH has no option-order templates). Malformed files raise ScorekitError naming the key."""
     path = template_file(benchmark)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScorekitError("SCORE prompt templates not found in the installed lm-eval", path=path) from None
-    except json.JSONDecodeError as exc:
-        raise ScorekitError(f"invalid JSON: {exc.msg}", path=path, where=f"line {exc.lineno} column {exc.colno}") from None
+    if not path.is_file():
+        raise ScorekitError("SCORE prompt templates not found in the installed lm-eval", path=path)
+    data = load_json(path)
     from scorekit.robustness.benchmarks import get
 
     mc = get(benchmark).options > 0  # multiple choice: templates format the options
@@ -204,10 +201,7 @@ def math_answer_corrections() -> dict[str, str]:
     path = upstream_score_dir() / "math" / "to_be_fixed_questions.json"
     if not path.is_file():
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ScorekitError(f"invalid JSON: {exc.msg}", path=path, where=f"line {exc.lineno} column {exc.colno}") from None
+    data = load_json(path)
     if not isinstance(data, list):
         raise ScorekitError("expected a list of {problem, answer} objects", path=path)
     return {e["problem"]: str(e["answer"]) for e in data if isinstance(e, dict) and "problem" in e and "answer" in e}

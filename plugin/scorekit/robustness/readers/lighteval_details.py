@@ -115,10 +115,7 @@ def _robust_records(path: Path) -> tuple[list[Record], int, dict[str, bool], obj
         try:
             logprobs = response.get("logprobs") or []
             if logprobs and int(meta["gold_canonical"]) >= 0:
-                n = len(doc.get("choices") or [])
-                order = meta["order"] or list(range(n))
-                canon = meta["canonical"] or list(range(n))
-                answer = choice_answer(list(logprobs)[:n], order, canon)
+                answer = choice_answer(logprobs[: len(doc.get("choices") or [])], meta["order"], meta["canonical"])
                 recs = [recs[0]._replace(answer=answer, correct=answer == int(meta["gold_canonical"]))]
             elif meta["family"] != "option_order":  # generated option order: the logged label -> option mapping
                 texts = response.get("text_post_processed") or response.get("text") or []

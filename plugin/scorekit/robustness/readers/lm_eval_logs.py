@@ -224,11 +224,6 @@ class _UpstreamConverter:
             raise KeyError("question_id")
         return str(qid) if self.task.subset is None else f"{self.task.subset}/{qid}"
 
-    def _category(self, doc: dict[str, Any]) -> str:
-        if self.task.benchmark == "mmlu_pro":
-            return str(doc["category"])
-        return str(self.task.subset)
-
     def _math_gold(self, doc: dict[str, Any]) -> str:
         from scorekit.robustness.extract import math_gold_answer
         from scorekit.robustness.templates import math_answer_corrections  # read once (lru_cache)
@@ -241,13 +236,12 @@ class _UpstreamConverter:
 
     def convert(self, doc: dict[str, Any]) -> dict[str, Any] | None:
         """scorekit-style fields, or None for an option-order row past the last option."""
-        t = self.task
+        t, prompt = self.task, self.task.family == "prompt"
         base = {"question_id": self._qid(doc), "benchmark": t.benchmark, "family": t.family,
-                "category": self._category(doc)}
+                "category": str(doc["category"]) if t.benchmark == "mmlu_pro" else str(t.subset),
+                "variant": int(doc["prompt_id"]) if prompt else 0, "n_variants": _UPSTREAM_PROMPTS if prompt else 1}
         if t.benchmark == "math":
             base.update(options=[], option_map=[], canonical_map=[], gold_canonical=-1, gold=self._math_gold(doc))
-            base["variant"] = int(doc["prompt_id"]) if t.family == "prompt" else 0
-            base["n_variants"] = _UPSTREAM_PROMPTS if t.family == "prompt" else 1
             return base
         shown = [str(o) for o in doc["options"]]
         n = len(shown)
@@ -274,9 +268,7 @@ class _UpstreamConverter:
         else:
             option_map = list(range(n))
             canon = canonical_map(shown)
-            base.update(variant=int(doc["prompt_id"]) if t.family == "prompt" else 0,
-                        n_variants=_UPSTREAM_PROMPTS if t.family == "prompt" else 1,
-                        gold_canonical=canon[gold_shown])
+            base["gold_canonical"] = canon[gold_shown]
         base.update(options=shown, option_map=option_map, canonical_map=canon)
         return base
 
@@ -495,9 +487,8 @@ class LmEvalLogsReader:
             if model is None:
                 in_dir = models_in_dir.get(p.parent, set())
                 model = next(iter(in_dir)) if len(in_dir) == 1 else p.parent.name
-            seed = (rf.seed if rf else None)
-            path_seed = _seed_from_path(p)
-            sample_files.append(_SamplesFile(p, task, time, model, path_seed if path_seed is not None else seed,
+            seed = _seed_from_path(p)  # a seed_<N> folder, else the run's config.random_seed
+            sample_files.append(_SamplesFile(p, task, time, model, seed if seed is not None else rf.seed if rf else None,
                                              rf.when if rf else run_time(p)[0], fallbacks=_task_fallbacks(rf, task_name)))
         if other_tasks:
             out.notes.append(f"{other_tasks} samples file(s) of non-SCORE tasks were not read")
