@@ -195,3 +195,21 @@ def test_parity_lm_eval_and_lighteval_same_accuracy_and_consistency(scripted_run
         cr = next(k for k in lm if k.endswith("consistency_rate"))
         assert 0.0 < lm[cr] < 1.0, (task, cr, lm[cr])  # the script makes answers disagree sometimes
     assert compared > 60
+
+
+def test_data_dir_variable_is_read_as_lm_eval_reads_it(tmp_path, monkeypatch):
+    """`SCOREKIT_SCORE_DATA_DIR=" ~/score data "` names the same folder for both harnesses (lighteval's
+    build_tasks once took it verbatim: spaces kept, ~ not expanded, so every local task was missing)."""
+    from scorekit.lighteval.score_suite import build_tasks
+    from scorekit.robustness.local_data import DATA_DIR_ENV, data_dir
+
+    demo_rows = Path(__file__).resolve().parents[2] / "plugin" / "scorekit" / "demo" / "data" / "mmlu_pro.jsonl"
+    home = tmp_path / "home"
+    (home / "score data" / "mmlu_pro").mkdir(parents=True)
+    (home / "score data" / "mmlu_pro" / "test.jsonl").write_text(demo_rows.read_text())
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv(DATA_DIR_ENV, " ~/score data ")
+    assert data_dir() == (home / "score data").resolve()  # lm-eval's SCORE tasks
+    mmlu = [t for t in build_tasks(generation_size=4) if t.name.split(":")[0].endswith("_mmlu_pro")]
+    assert mmlu, "no local MMLU-Pro task registered"
+    assert {t.hf_repo for t in mmlu} == {str((home / "score data" / "mmlu_pro").resolve())}

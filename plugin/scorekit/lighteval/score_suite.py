@@ -68,7 +68,7 @@ from scorekit.lighteval.sampling import sample_when_asked
 from scorekit.lighteval.task_names import score_task_keys
 from scorekit.robustness.analysis import accuracy, summarize, unparsed_rate
 from scorekit.robustness.benchmarks import BENCHMARKS, LETTERS, lighteval_task
-from scorekit.robustness.local_data import DATA_DIR_ENV  # the one switch of both harnesses' SCORE tasks
+from scorekit.robustness.local_data import DATA_DIR_ENV, data_dir as env_data_dir  # both harnesses' one switch
 from scorekit.robustness.identical import IDENTICAL, identical_rate_with_warning, samples_identical
 from scorekit.robustness.records import Family, Record, as_record
 from scorekit.robustness.grading import equal_for, prompt_for, record_for
@@ -253,14 +253,15 @@ def build_tasks(data_dir: str | os.PathLike[str] | None = None, generation_size:
     lighteval's ``accelerate`` backend ignores ``max_new_tokens`` in the model arguments when a
     task sets one, so this is the way to shorten generations (smoke tests, tiny models).
     """
-    if data_dir is None:
-        data_dir = os.environ.get(DATA_DIR_ENV) or None
+    if data_dir is None:  # the variable, read as lm-eval's SCORE tasks read it (stripped, ~ expanded)
+        root = env_data_dir()
+    else:
+        root = Path(data_dir).expanduser().resolve() if data_dir else None
     if generation_size is None:
         raw = os.environ.get(GENERATION_SIZE_ENV, "").strip()
         if raw and (not raw.isdigit() or int(raw) < 1):
             raise ValueError(f"{GENERATION_SIZE_ENV} must be a positive integer, got {raw!r}")
         generation_size = int(raw) if raw else GENERATION_SIZE
-    root = Path(data_dir).resolve() if data_dir else None
     configs, missing = [], set()
     most_options: dict[str, tuple[SCORETask, int]] = {}  # local folder -> (a task, most options of a row)
     for task in (SCORETask(*key) for key in score_task_keys()):  # every SCORE variant task, in a stable order
