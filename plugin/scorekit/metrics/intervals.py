@@ -49,9 +49,9 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 __all__ = [
-    "BootstrapResult", "bootstrap_interval", "bootstrap_intervals", "holm", "indistinguishable", "inverted_p",
-    "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_statistic", "threshold_stderr", "unreported",
-    "wilson_interval", "z_value", "MIN_QUESTIONS",
+    "BootstrapResult", "bisect_smallest", "bootstrap_interval", "bootstrap_intervals", "boundary_safe", "holm",
+    "indistinguishable", "inverted_p", "mcnemar_interval", "mcnemar_p", "paired_bootstrap", "spread_bounds",
+    "spread_statistic", "threshold_stderr", "unreported", "wilson_interval", "z_value", "MIN_QUESTIONS",
 ]
 
 Statistic = Callable[[np.ndarray], np.ndarray]
