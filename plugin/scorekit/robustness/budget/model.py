@@ -46,7 +46,11 @@ rather than O(N V).
 
 The part that is not propagated: the question posteriors' dependence on the drawn betas (a
 question's likelihood on the theta grid is computed once, given the variants' posterior
-predictive). Coverage is measured, not assumed: bench/sim_budget.py, docs/budget.md.
+predictive). An asked cell's luck then counts in both its theta and its beta, and the mean
+accuracy's draws are too spread where the variants spread (its interval covers 99% in the
+strong-spread simulation); drawing theta given the draw's betas mends that but costs four times
+the CPU and lowers other coverages (docs/budget.md, "At 1,000 replicates"). Coverage is
+measured, not assumed: bench/sim_budget.py, docs/budget.md.
 
 What 20 answers per variant cannot tell: a tight group of broken prompts from a spread lower
 tail (binomial noise scatters the group, and a t spread with a small far cluster explains that
