@@ -23,8 +23,8 @@ The truth is the full run's report (exact: :func:`estimate_robustness` on the fu
 The budgeted run asks each question the B variants of :func:`scorekit.robustness.budget.assign`
 (seed = the replicate), and is estimated with its intervals (95%). ``naive`` is the quantile of
 the raw per-variant accuracies over the asked cells. Reported per cell: mean absolute error
-(MAE), for the quantiles the naive MAE and the ratio, and the share of intervals holding the
-truth (coverage). Single-threaded BLAS (set below): threads only fight on a shared machine.
+(MAE), for the quantiles the naive MAE and the ratio, the share of intervals holding the
+truth (coverage), and of those that miss it, the shares below and above it. Single-threaded BLAS (set below): threads only fight on a shared machine.
 """
 
 from __future__ import annotations
@@ -103,6 +103,8 @@ def replicate(args: tuple[str, int, int, int, int]) -> dict[str, float]:
     def record(name: str, t: float, e) -> None:
         out[f"{name}.err"] = abs(e.value - t)
         out[f"{name}.cov"] = float(e.ci_low - 1e-12 <= t <= e.ci_high + 1e-12)
+        out[f"{name}.below"] = float(e.ci_high + 1e-12 < t)  # a miss with the interval below the truth
+        out[f"{name}.above"] = float(t < e.ci_low - 1e-12)
         out[f"{name}.width"] = e.ci_high - e.ci_low
 
     for p, nv in zip(QUANTILES, naive):
@@ -205,12 +207,12 @@ def main(argv: list[str] | None = None) -> None:
               f"{s['cpu']:.2f} s CPU each, {time.perf_counter() - t0:.0f} s wall")
         print(f"quantiles 25/50/75: MAE {np.mean(mid):.4f} (naive {np.mean(nmid):.4f}, ratio {np.mean(mid) / np.mean(nmid):.2f}); "
               f"5/95: MAE {np.mean(ext):.4f} (naive {np.mean(next_):.4f}, ratio {np.mean(ext) / np.mean(next_):.2f})")
-        print("| quantity | MAE | naive MAE | coverage | mean width |")
-        print("|---|---|---|---|---|")
-        for p in QUANTILES:
-            print(f"| q{p} | {s[f'q{p}.err']:.4f} | {s[f'q{p}.naive']:.4f} | {s[f'q{p}.cov']:.3f} | {s[f'q{p}.width']:.4f} |")
-        for name in (*SCALARS, *(f"share_{x}" for x in SHARES), "consistency_rate"):
-            print(f"| {name} | {s[f'{name}.err']:.4f} |  | {s[f'{name}.cov']:.3f} | {s[f'{name}.width']:.4f} |")
+        print("| quantity | MAE | naive MAE | coverage | interval below / above the truth | mean width |")
+        print("|---|---|---|---|---|---|")
+        for name in (*(f"q{p}" for p in QUANTILES), *SCALARS, *(f"share_{x}" for x in SHARES), "consistency_rate"):
+            naive = f"{s[f'{name}.naive']:.4f}" if f"{name}.naive" in s else ""
+            print(f"| {name} | {s[f'{name}.err']:.4f} | {naive} | {s[f'{name}.cov']:.3f} | "
+                  f"{s[f'{name}.below']:.3f} / {s[f'{name}.above']:.3f} | {s[f'{name}.width']:.4f} |")
         print(f"| variant_accuracy (mean over variants) | {s['variant.err']:.4f} |  | {s['variant.cov']:.3f} |  |")
         print(f"| distribution (W1 of sorted variant accuracies) | {s['w1']:.4f} | {s['w1.naive']:.4f} |  |  |")
         sys.stdout.flush()
