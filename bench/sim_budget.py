@@ -24,7 +24,8 @@ The budgeted run asks each question the B variants of :func:`scorekit.robustness
 (seed = the replicate), and is estimated with its intervals (95%). ``naive`` is the quantile of
 the raw per-variant accuracies over the asked cells. Reported per cell: mean absolute error
 (MAE), for the quantiles the naive MAE and the ratio, the share of intervals holding the
-truth (coverage), and of those that miss it, the shares below and above it. Single-threaded BLAS (set below): threads only fight on a shared machine.
+truth (coverage), and the shares that miss it from below and from above. Single-threaded BLAS
+(set below): threads only fight on a shared machine.
 """
 
 from __future__ import annotations
