@@ -92,9 +92,13 @@ def render(
         out = [f"### {markdown_escape(title)}\n"] if title else []
         return "\n".join([*out, lines[0], "|" + "|".join(" --- " for _ in columns) + "|", *lines[1:]]) + "\n"
     if fmt == "html":
-        out = ["<table>", *([f"<caption>{html_escape(title)}</caption>"] if title else []),
-               "<thead><tr>" + "".join(f"<th>{html_escape(c)}</th>" for c in columns) + "</tr></thead>", "<tbody>",
-               *("<tr>" + "".join(f"<td>{html_escape(c)}</td>" for c in row) + "</tr>" for row in cells), "</tbody></table>"]
+        out = ["<table>"]
+        if title:
+            out.append(f"<caption>{html_escape(title)}</caption>")
+        out.append("<thead><tr>" + "".join(f"<th>{html_escape(c)}</th>" for c in columns) + "</tr></thead>")
+        out.append("<tbody>")
+        out += ["<tr>" + "".join(f"<td>{html_escape(c)}</td>" for c in row) + "</tr>" for row in cells]
+        out.append("</tbody></table>")
         return "\n".join(out) + "\n"
     if fmt == "table":
         from rich import box

@@ -114,11 +114,16 @@ class LmEvalFormat(Format):
         for key, metrics in data["results"].items():
             if not isinstance(metrics, dict):
                 continue
-            values = {name: value for name, value in metrics.items() if not name.partition(",")[0].endswith("_stderr")
-                      and name not in ("alias", "name", "samples", "sample_len", "sample_count")}
-            reported = {name: (v, finite_number(metrics.get("{}_stderr{}{}".format(*name.partition(",")))))
-                        for name, value in values.items() if (v := finite_number(value)) is not None}
-            undefined = [name for name, value in values.items() if isinstance(value, float) and math.isnan(value)]
+            reported, undefined = {}, []
+            for name, value in metrics.items():
+                base, sep, filt = name.partition(",")
+                if base.endswith("_stderr") or name in ("alias", "name", "samples", "sample_len", "sample_count"):
+                    continue
+                v = finite_number(value)
+                if v is not None:
+                    reported[name] = (v, finite_number(metrics.get(f"{base}_stderr{sep}{filt}")))
+                elif isinstance(value, float) and math.isnan(value):
+                    undefined.append(name)
             hib = hib_all.get(key) if isinstance(hib_all.get(key), dict) else {}
             cfg = configs.get(key) if isinstance(configs.get(key), dict) else {}
             repo = cfg.get("dataset_path")
