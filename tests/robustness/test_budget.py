@@ -214,9 +214,12 @@ def test_a_budgeted_run_recovers_the_full_run():
     truth, est, asked, y = _budgeted(600, 20, 4, seed=3)
     assert not est.exact and est.per_question == 4 and est.draws == 300
     naive = np.nanmean(np.where(asked, y, np.nan), axis=0)
+    # One run cannot show 95% coverage of five correlated intervals (bench/sim_budget.py does):
+    # here the 25% and 75% quantiles' intervals miss by less than 0.001 (before each theta was
+    # drawn given the betas, too-wide intervals held them by 0.003 and 0.001).
     for p in QUANTILES:
         t, e = truth.accuracy_quantiles[str(p)].value, est.accuracy_quantiles[str(p)]
-        assert e.ci_low <= t <= e.ci_high, (p, t, e)
+        assert e.ci_low - 0.01 <= t <= e.ci_high + 0.01, (p, t, e)
         assert abs(e.value - t) < 0.04
     # the IRT estimates are nearer the truth than the raw per-variant accuracies
     ours = np.mean([abs(e.value - t.value) for e, t in zip(est.variant_accuracy, truth.variant_accuracy)])
@@ -260,6 +263,31 @@ def test_a_cluster_of_broken_prompts_is_found_at_100_variants_and_2_per_question
     low = sum(by_cluster[c] for c in range(1, by_cluster.size) if model.BETA[model._cluster(c)[1]] <= -1.5)
     assert low > 0.6, low
     assert all(model.BETA[model._cluster(c)[1]] <= 0 for c in range(1, by_cluster.size))  # below the centre only
+
+
+def test_the_mean_accuracy_interval_is_as_wide_as_its_error_where_prompts_spread():
+    """Over 100 simulated runs with a strong prompt spread (beta ~ N(0, 1.2), 300 questions, 20
+    prompts, 2 per question), the truth's distance from the estimate in units of the interval's
+    implied standard deviation (half-width / 1.96) has a standard deviation near 1 (0.99 here).
+    Drawing each question's theta from its posterior under the prompts' posterior predictive
+    rather than given the draw's betas counts an asked answer's luck twice, in theta and in beta:
+    the intervals were too wide, 0.81 here (0.79 at 1,000 questions x 100 prompts; the standard
+    error of such a figure over 100 runs is about 0.07)."""
+    n, v, reps = 300, 20, 100
+    z = []
+    for r in range(reps):
+        rng = np.random.default_rng(1000 + r)
+        theta = np.where(rng.random(n) < 0.6, rng.normal(2, 1.2, n), rng.normal(-1, 1.5, n))
+        beta = rng.normal(0, 1.2, v)
+        y = (rng.random((n, v)) < 1 / (1 + np.exp(-(theta[:, None] + beta[None, :])))).astype(float)
+        plan = assign([f"q{i}" for i in range(n)], Design.make(v, 2, r))
+        asked = np.zeros((n, v), dtype=bool)
+        for i in range(n):
+            asked[i, list(plan[f"q{i}"])] = True
+        e = estimate_robustness(np.where(asked, y, np.nan), draws=200, seed=0).accuracy
+        z.append((y.mean() - e.value) / ((e.ci_high - e.ci_low) / (2 * 1.96)))
+    assert 0.9 < np.std(z) < 1.15, np.std(z)
+    assert abs(np.mean(z)) < 0.25, np.mean(z)
 
 
 def test_budgeted_estimates_are_reproducible():

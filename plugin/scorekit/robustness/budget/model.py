@@ -37,20 +37,20 @@ move by less than 1e-4):
 
 **Draws** (:func:`draws`): D joint draws of the full run, each: (nu, tau, eps, mu) from its
 posterior, every beta_v from its posterior given them (in the cluster or not, then where),
-pi from its posterior (a Gibbs sampler) and every theta_q from its question posterior;
-then the unobserved cells of variant v sum to mean sum p and variance sum p(1 - p) (p =
-logistic(theta_q + beta_v)), drawn as a normal (hundreds of Bernoulli cells). The full run's
-per-variant accuracy is the observed cells plus that sum. Sums over questions are
-done by grid point (bincount of the drawn theta indices), so a draw costs O(N K + B N + K V)
-rather than O(N V).
+pi from its posterior (a Gibbs sampler), and every theta_q from its posterior *given the
+draw's betas*: its asked cells' likelihood at those betas times pi. Then the unobserved cells
+of variant v sum to mean sum p and variance sum p(1 - p) (p = logistic(theta_q + beta_v)),
+drawn as a normal (hundreds of Bernoulli cells). The full run's per-variant accuracy is the
+observed cells plus that sum. Sums over questions are done by grid point (bincount of the
+drawn theta indices), so a draw costs O(N K + B N + K V) rather than O(N V).
 
-The part that is not propagated: the question posteriors' dependence on the drawn betas (a
-question's likelihood on the theta grid is computed once, given the variants' posterior
-predictive). An asked cell's luck then counts in both its theta and its beta, and the mean
-accuracy's draws are too spread where the variants spread (its interval covers 99% in the
-strong-spread simulation); drawing theta given the draw's betas mends that but costs four times
-the CPU and lowers other coverages (docs/budget.md, "At 1,000 replicates"). Coverage is
-measured, not assumed: bench/sim_budget.py, docs/budget.md.
+Drawing theta given the betas matters where the variants spread: with theta drawn once from
+its posterior under the variants' posterior predictive (independent of the draw's betas), an
+asked cell's luck counted twice, in its theta and in its beta, and the mean accuracy's
+interval was a quarter too wide (it covered 99% in the strong-spread simulation).
+The betas' own posterior integrates theta over each cell's cavity posterior (fit, step 2), so
+(beta, theta) is drawn as p(beta | data) p(theta | beta, pi, data), the first approximated.
+Coverage is measured, not assumed: bench/sim_budget.py, docs/budget.md.
 
 What 20 answers per variant cannot tell: a tight group of broken prompts from a spread lower
 tail (binomial noise scatters the group, and a t spread with a small far cluster explains that
@@ -315,8 +315,8 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
 
     Draw d takes (nu, tau) from the mixture of the two posteriors, the betas given it, the
     question distribution pi as the (d mod ``_PI_DRAWS``)-th of :func:`_pi_draws` (so the doubt
-    about pi is in the draws), each question's theta from its posterior given that pi, and the
-    unobserved cells as a normal sum."""
+    about pi is in the draws), each question's theta from its posterior given that pi and the
+    draw's betas, and the unobserved cells as a normal sum."""
     rng = np.random.default_rng(seed)
     n, v = correct.shape
     k = len(THETA)
@@ -336,13 +336,25 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     asked = (np.bincount(vi, weights=np.broadcast_to(1.0, vi.shape), minlength=v),
              np.bincount(vi, weights=weights[qi], minlength=v))
     pis = _pi_draws(model, rng)
+    # Each question's theta is drawn given the draw's betas, so that an asked cell's luck counts
+    # once (in its theta or its beta), not in both. An asked cell's log-likelihood on the theta
+    # grid is a row of ``cell_table`` (2 J, K): row j if wrong at beta = BETA[j], J + j if right.
+    # A question's log-likelihood is the sum of its cells' rows: counts (N, 2 J) @ cell_table.
+    s_all = np.clip(expit(BETA[:, None] + THETA[None, :]), 1e-12, 1 - 1e-12)
+    cell_table = np.log(np.concatenate([1 - s_all, s_all]))
+    beta_index = np.rint((betas - BETA[0]) / (BETA[1] - BETA[0])).astype(np.intp)  # betas lie on BETA
+    right = len(BETA) * (correct[qi, vi] == 1)
+    rows_start = np.searchsorted(qi, np.arange(n + 1))  # qi is sorted: np.nonzero is row-major
     for m, pi in enumerate(pis):
-        cdf = np.cumsum(model.question_likelihood * pi, axis=1)
-        cdf /= cdf[:, -1:]
         group = range(m, n_draws, len(pis))
-        thetas = _categorical(cdf, rng.random((len(group), n)))
-        for t, d in zip(thetas, group):  # t: each question's theta index
+        for d, u in zip(group, rng.random((len(group), n))):
             p = expit(THETA[:, None] + betas[d][None, :])  # K x V
+            counts = sparse.csr_matrix((np.ones(len(qi)), beta_index[d][vi] + right, rows_start),
+                                       shape=(n, cell_table.shape[0]))
+            loglik = counts @ cell_table
+            cdf = np.cumsum(np.exp(loglik - loglik.max(axis=1, keepdims=True)) * pi, axis=1)
+            cdf /= cdf[:, -1:]
+            t = _categorical(cdf, u[None, :])[0]  # each question's theta index
             pq = p * (1 - p)
             p_cell = p[t[qi], vi]
             pq_cell = p_cell * (1 - p_cell)
