@@ -1,12 +1,12 @@
 """Budgeted robustness on a real full run: do the intervals cover the full report? (docs/budget.md)
 
-    python bench/real_budget.py /work/data/realdata/full_prompt_run            # B = 2, 200 designs
+    python bench/real_budget.py /work/data/realdata                            # B = 2, 200 designs
     python bench/real_budget.py RUN --budgets 2,4 --reps 200 --json out.json
 
 RUN is an lm-eval ``--output_path`` of a *full* SCORE run (``--log_samples``): every
 ``samples_score_<family>_robustness_*.jsonl`` in it (searched recursively) is read, one family
-per file. The data are not in the repository: /work/data/realdata/README.md (or the
-``realdata`` branch's bench/real_questions.py and run_full.sh) says how they were made.
+per file. The data are not in the repository: docs/budget.md ("Real model, real questions")
+gives the commands that make them (about an hour on 2 CPU cores).
 
 For each family: the full matrix of N questions x V variants (correct 0/1, and the answers),
 the questions' macro-accuracy weights (1 / (categories x category size), as the report's macro
