@@ -198,13 +198,18 @@ def test_macro_weights_give_the_weighted_accuracy():
     assert [e.value for e in est.variant_accuracy] == pytest.approx(w @ y / w.sum())
 
 
+def _asked(n: int, v: int, b: int, seed: int) -> np.ndarray:
+    """The (n, v) mask of the cells that the seeded design asks of questions q0 ... q{n-1}."""
+    plan = assign([f"q{i}" for i in range(n)], Design.make(v, b, seed))
+    asked = np.zeros((n, v), dtype=bool)
+    for i in range(n):
+        asked[i, list(plan[f"q{i}"])] = True
+    return asked
+
+
 def _budgeted(n, v, b, seed):
     y, answers = _simulated(n, v, seed)
-    ids = [f"q{i}" for i in range(n)]
-    plan = assign(ids, Design.make(v, b, seed))
-    asked = np.zeros((n, v), dtype=bool)
-    for i, q in enumerate(ids):
-        asked[i, list(plan[q])] = True
+    asked = _asked(n, v, b, seed)
     truth = estimate_robustness(y, agree=_answers_and_agree(answers, np.ones_like(asked)))
     est = estimate_robustness(np.where(asked, y, np.nan), agree=_answers_and_agree(answers, asked), draws=300, seed=0)
     return truth, est, asked, y
@@ -254,10 +259,7 @@ def test_a_cluster_of_broken_prompts_is_found_at_100_variants_and_2_per_question
     beta = rng.normal(0, 0.8, v)
     beta[:8] = -3.0
     y = (rng.random((n, v)) < 1 / (1 + np.exp(-(theta[:, None] + beta[None, :])))).astype(float)
-    plan = assign([f"q{i}" for i in range(n)], Design.make(v, 2, 2))
-    asked = np.zeros((n, v), dtype=bool)
-    for i in range(n):
-        asked[i, list(plan[f"q{i}"])] = True
+    asked = _asked(n, v, 2, 2)
     fitted = model.fit(np.where(asked, y, 0.0), asked)
     by_cluster = fitted.hyper.sum(axis=0)
     low = sum(by_cluster[c] for c in range(1, by_cluster.size) if model.BETA[model._cluster(c)[1]] <= -1.5)
@@ -276,14 +278,8 @@ def test_the_mean_accuracy_interval_is_as_wide_as_its_error_where_prompts_spread
     n, v, reps = 300, 20, 100
     z = []
     for r in range(reps):
-        rng = np.random.default_rng(1000 + r)
-        theta = np.where(rng.random(n) < 0.6, rng.normal(2, 1.2, n), rng.normal(-1, 1.5, n))
-        beta = rng.normal(0, 1.2, v)
-        y = (rng.random((n, v)) < 1 / (1 + np.exp(-(theta[:, None] + beta[None, :])))).astype(float)
-        plan = assign([f"q{i}" for i in range(n)], Design.make(v, 2, r))
-        asked = np.zeros((n, v), dtype=bool)
-        for i in range(n):
-            asked[i, list(plan[f"q{i}"])] = True
+        y, _ = _simulated(n, v, seed=1000 + r, spread=1.2)
+        asked = _asked(n, v, 2, r)
         e = estimate_robustness(np.where(asked, y, np.nan), draws=200, seed=0).accuracy
         z.append((y.mean() - e.value) / ((e.ci_high - e.ci_low) / (2 * 1.96)))
     assert 0.9 < np.std(z) < 1.15, np.std(z)
