@@ -345,11 +345,12 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     beta_index = np.rint((betas - BETA[0]) / (BETA[1] - BETA[0])).astype(np.intp)  # betas lie on BETA
     right = len(BETA) * (correct[qi, vi] == 1)
     rows_start = np.searchsorted(qi, np.arange(n + 1))  # qi is sorted: np.nonzero is row-major
+    ones = np.ones(len(qi))
     for m, pi in enumerate(pis):
         group = range(m, n_draws, len(pis))
         for d, u in zip(group, rng.random((len(group), n))):
             p = expit(THETA[:, None] + betas[d][None, :])  # K x V
-            counts = sparse.csr_matrix((np.ones(len(qi)), beta_index[d][vi] + right, rows_start),
+            counts = sparse.csr_matrix((ones, beta_index[d][vi] + right, rows_start),
                                        shape=(n, cell_table.shape[0]))
             loglik = counts @ cell_table
             cdf = np.cumsum(np.exp(loglik - loglik.max(axis=1, keepdims=True)) * pi, axis=1)
