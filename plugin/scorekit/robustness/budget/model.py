@@ -39,10 +39,21 @@ move by less than 1e-4):
 posterior, every beta_v from its posterior given them (in the cluster or not, then where),
 pi from its posterior (a Gibbs sampler), and every theta_q from its posterior *given the
 draw's betas*: its asked cells' likelihood at those betas times pi. Then the unobserved cells
-of variant v sum to mean sum p and variance sum p(1 - p) (p = logistic(theta_q + beta_v)),
-drawn as a normal (hundreds of Bernoulli cells). The full run's per-variant accuracy is the
-observed cells plus that sum. Sums over questions are done by grid point (bincount of the
-drawn theta indices), so a draw costs O(N K + B N + K V) rather than O(N V).
+of variant v whose questions sit at grid place k are m_kv exchangeable Bernoulli cells of
+chance p = logistic(theta_k + beta_v), and their count of right answers is one binomial draw
+(K V draws, not N V). The full run's per-variant accuracy is the observed cells plus those
+counts. Under question weights (a macro accuracy) the weight of the c_kv right ones is that of
+a random c_kv-subset of the m_kv questions: drawn as a normal with its exact mean and variance
+(c w1/m and c (m - c)/(m - 1) times the weights' population variance), clipped to the
+possible. A draw costs O(N K + B N + K V) rather than O(N V).
+
+Counts, not a normal sum: a variant that was never right among its asked cells has a small
+expected count of right answers among the unasked ones (under one, for the nine never-right
+answer positions of a weak model with a position bias), and its full run's accuracy is then
+exactly 0 with a good chance. A normal sum with that mean and variance, clipped at 0, is 0
+far less often, so several such variants were almost never 0 in the same draw, and the
+interval of a quantile that the full run has at 0 did not hold it (the 75% quantile of that
+family: covered in 0% of the designs; 89% with the binomial counts, docs/budget.md).
 
 Drawing theta given the betas matters where the variants spread: with theta drawn once from
 its posterior under the variants' posterior predictive (independent of the draw's betas), an
@@ -316,7 +327,7 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     Draw d takes (nu, tau) from the mixture of the two posteriors, the betas given it, the
     question distribution pi as the (d mod ``_PI_DRAWS``)-th of :func:`_pi_draws` (so the doubt
     about pi is in the draws), each question's theta from its posterior given that pi and the
-    draw's betas, and the unobserved cells as a normal sum."""
+    draw's betas, and the unobserved cells' right answers as binomial counts by grid place."""
     rng = np.random.default_rng(seed)
     n, v = correct.shape
     k = len(THETA)
@@ -329,12 +340,8 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     betas = _beta_draws(model, hyper, rng)
     acc = np.empty((n_draws, v))
     plain = np.empty((n_draws, v))
+    uniform = bool(np.all(weights == weights[0]))  # then acc = plain / n
     w2 = weights**2
-    uniform = bool(np.all(weights == weights[0]))  # then acc = plain / n: drawn once
-    # each variant's asked cells (counted, weighted): the unasked cells' sum lies between 0 and
-    # their count (weight), and a normal draw beyond that would put an accuracy below 0 or above 1
-    asked = (np.bincount(vi, weights=np.broadcast_to(1.0, vi.shape), minlength=v),
-             np.bincount(vi, weights=weights[qi], minlength=v))
     pis = _pi_draws(model, rng)
     # Each question's theta is drawn given the draw's betas, so that an asked cell's luck counts
     # once (in its theta or its beta), not in both. An asked cell's log-likelihood on the theta
@@ -346,31 +353,40 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     right = len(BETA) * (correct[qi, vi] == 1)
     rows_start = np.searchsorted(qi, np.arange(n + 1))  # qi is sorted: np.nonzero is row-major
     ones = np.ones(len(qi))
-    for m, pi in enumerate(pis):
-        group = range(m, n_draws, len(pis))
+    for j, pi in enumerate(pis):
+        group = range(j, n_draws, len(pis))
         for d, u in zip(group, rng.random((len(group), n))):
-            p = expit(THETA[:, None] + betas[d][None, :])  # K x V
             counts = sparse.csr_matrix((ones, beta_index[d][vi] + right, rows_start),
                                        shape=(n, cell_table.shape[0]))
             loglik = counts @ cell_table
             cdf = np.cumsum(np.exp(loglik - loglik.max(axis=1, keepdims=True)) * pi, axis=1)
             cdf /= cdf[:, -1:]
             t = _categorical(cdf, u[None, :])[0]  # each question's theta index
-            pq = p * (1 - p)
-            p_cell = p[t[qi], vi]
-            pq_cell = p_cell * (1 - p_cell)
-            z = rng.standard_normal(v)
-            for out, wq, wq2, base, seen in ((plain, None, None, obs_plain, asked[0]),
-                                             (acc, weights, w2, obs_w, asked[1]))[:2 - uniform]:
-                nk = np.bincount(t, weights=wq, minlength=k)
-                nk2 = nk if wq2 is None else np.bincount(t, weights=wq2, minlength=k)
-                cw = 1.0 if wq is None else wq[qi]
-                cw2 = 1.0 if wq2 is None else wq2[qi]
-                mean = nk @ p - np.bincount(vi, weights=cw * p_cell, minlength=v)
-                var = nk2 @ pq - np.bincount(vi, weights=cw2 * pq_cell, minlength=v)
-                out[d] = base + np.clip(mean + np.sqrt(np.maximum(var, 0.0)) * z, 0.0, nk.sum() - seen)
-    if uniform:
-        acc = plain / n
+            # the unasked cells of variant v at theta place k: m[k, v] exchangeable Bernoulli
+            # cells, their count of right answers one binomial draw
+            place = t[qi] * v + vi
+            unasked = (np.bincount(t, minlength=k)[:, None]
+                       - np.bincount(place, minlength=k * v).reshape(k, v))
+            p = expit(THETA[:, None] + betas[d][None, :])  # K x V
+            c = rng.binomial(unasked, p)
+            plain[d] = obs_plain + c.sum(axis=0)
+            if uniform:
+                continue
+            # the weights of the c of those m questions that are right, a random c-subset: mean
+            # c w1/m, variance c (m - c)/(m - 1) times their population variance; a normal draw
+            w1 = (np.bincount(t, weights=weights, minlength=k)[:, None]
+                  - np.bincount(place, weights=weights[qi], minlength=k * v).reshape(k, v))
+            w2_sum = (np.bincount(t, weights=w2, minlength=k)[:, None]
+                      - np.bincount(place, weights=w2[qi], minlength=k * v).reshape(k, v))
+            m = np.maximum(unasked, 1)
+            mean_w = np.where(unasked > 0, w1 / m, 0.0)
+            var_w = np.maximum(np.where(unasked > 0, w2_sum / m, 0.0) - mean_w**2, 0.0)
+            mean = (c * mean_w).sum(axis=0)
+            var = (c * (unasked - c) / np.maximum(unasked - 1, 1) * var_w).sum(axis=0)
+            upper = np.maximum(w1, 0.0).sum(axis=0)
+            acc[d] = obs_w + np.clip(mean + np.sqrt(var) * rng.standard_normal(v), 0.0, upper)
     plain /= n
+    if uniform:
+        acc = plain
     return Draws(accuracy=acc, plain=plain, weights_flat=model.hyper.ravel()[hyper] / mixture[hyper],
                  weights_spike=model.hyper_spike.ravel()[hyper] / mixture[hyper])
