@@ -286,6 +286,42 @@ def test_the_mean_accuracy_interval_is_as_wide_as_its_error_where_prompts_spread
     assert abs(np.mean(z)) < 0.25, np.mean(z)
 
 
+def test_quantiles_at_0_hold_0_when_only_one_variant_is_ever_right():
+    """A weak model with a position bias: one answer position right (each question with its own
+    chance, 0.4 on average), the nine others never, so the full run's 50% and 75% quantiles are
+    exactly 0. Each never-right position is asked of 50 questions; its right answers among the
+    200 others are a count with a small mean, 0 with a good chance. Drawn as a normal sum with
+    that mean and variance, clipped at 0, it was 0 far less often, eight of the nine were almost
+    never 0 in one draw, and the 75% quantile's interval held 0 in none of these 10 designs (the
+    median's in 5; with binomial counts 10 and 10)."""
+    n, v = 250, 10
+    rng = np.random.default_rng(5)
+    y = np.zeros((n, v))
+    y[:, 0] = rng.random(n) < rng.beta(1.2, 1.8, n)
+    held = {"50": 0, "75": 0}
+    for seed in range(10):
+        est = estimate_robustness(np.where(_asked(n, v, 2, seed), y, np.nan), draws=300, seed=seed)
+        for q in held:
+            held[q] += est.accuracy_quantiles[q].ci_low == 0.0
+    assert held["50"] >= 9 and held["75"] >= 8, held
+
+
+def test_subset_sum_moments_match_every_subset():
+    """Under question weights, the weight of the c right answers among m unasked cells is that
+    of a random c-subset of their weights; its mean and variance against enumeration."""
+    from itertools import combinations
+
+    from scorekit.robustness.budget.model import subset_sum_moments
+
+    w = np.array([0.5, 1.0, 1.0, 2.5, 4.0, 7.0])
+    for c in range(len(w) + 1):
+        sums = [sum(s) for s in combinations(w, c)]
+        mean, var = subset_sum_moments(np.array(c), np.array(len(w)), np.array(w.sum()), np.array(w @ w))
+        assert mean == pytest.approx(np.mean(sums)) and var == pytest.approx(np.var(sums), abs=1e-12)
+    mean, var = subset_sum_moments(np.array([0, 1]), np.array([0, 1]), np.array([0.0, 3.0]), np.array([0.0, 9.0]))
+    assert list(mean) == [0.0, 3.0] and list(var) == [0.0, 0.0]
+
+
 def test_budgeted_estimates_are_reproducible():
     y, _ = _simulated(200, 10, seed=4)
     asked = np.zeros_like(y, dtype=bool)

@@ -320,6 +320,24 @@ def _pi_draws(model: Fit, rng: np.random.Generator) -> list[np.ndarray]:
     return out
 
 
+def subset_sum_moments(count: np.ndarray, size: np.ndarray, total: np.ndarray,
+                       total_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of the sum of ``count`` weights drawn without replacement from ``size``
+    weights whose sum is ``total`` and sum of squares ``total_sq`` (elementwise arrays):
+    mean = c w1/m, variance = c (m - c)/(m - 1) (w2/m - (w1/m)^2). Both 0 where m is 0.
+
+    Two of the weights 1, 2, 3, 4 (the six pairs sum to 3, 4, 5, 5, 6, 7):
+
+    >>> mean, var = subset_sum_moments(np.array(2), np.array(4), np.array(10.0), np.array(30.0))
+    >>> float(mean), round(float(var), 4)
+    (5.0, 1.6667)
+    """
+    m = np.maximum(size, 1)
+    mean_w = np.where(size > 0, total / m, 0.0)
+    var_w = np.maximum(np.where(size > 0, total_sq / m, 0.0) - mean_w**2, 0.0)
+    return count * mean_w, count * (size - count) / np.maximum(size - 1, 1) * var_w
+
+
 def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.ndarray, n_draws: int,
           seed: int) -> Draws:
     """Joint draws of the full run's per-variant accuracies (module docstring).
@@ -372,17 +390,12 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
             plain[d] = obs_plain + c.sum(axis=0)
             if uniform:
                 continue
-            # the weights of the c of those m questions that are right, a random c-subset: mean
-            # c w1/m, variance c (m - c)/(m - 1) times their population variance; a normal draw
             w1 = (np.bincount(t, weights=weights, minlength=k)[:, None]
                   - np.bincount(place, weights=weights[qi], minlength=k * v).reshape(k, v))
             w2_sum = (np.bincount(t, weights=w2, minlength=k)[:, None]
                       - np.bincount(place, weights=w2[qi], minlength=k * v).reshape(k, v))
-            m = np.maximum(unasked, 1)
-            mean_w = np.where(unasked > 0, w1 / m, 0.0)
-            var_w = np.maximum(np.where(unasked > 0, w2_sum / m, 0.0) - mean_w**2, 0.0)
-            mean = (c * mean_w).sum(axis=0)
-            var = (c * (unasked - c) / np.maximum(unasked - 1, 1) * var_w).sum(axis=0)
+            mean, var = subset_sum_moments(c, unasked, w1, w2_sum)
+            mean, var = mean.sum(axis=0), var.sum(axis=0)
             upper = np.maximum(w1, 0.0).sum(axis=0)
             acc[d] = obs_w + np.clip(mean + np.sqrt(var) * rng.standard_normal(v), 0.0, upper)
     plain /= n
