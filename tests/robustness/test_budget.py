@@ -322,6 +322,22 @@ def test_subset_sum_moments_match_every_subset():
     assert list(mean) == [0.0, 3.0] and list(var) == [0.0, 0.0]
 
 
+def test_weighted_draws_count_only_the_unasked_questions_weights():
+    """With weights that differ only in the ninth digit, every draw's weighted per-variant
+    accuracies (the unasked cells' right answers weighed as a random subset of their questions)
+    are its unweighted ones; a weight total over the wrong questions (all of a grid place's, or
+    the asked ones too) would show here."""
+    from scorekit.robustness.budget import model
+
+    y, _ = _simulated(300, 8, seed=6)
+    asked = _asked(300, 8, 2, 6)
+    w = 1.0 + 1e-9 * np.arange(300)
+    yz = np.where(asked, y, 0.0)
+    drawn = model.draws(model.fit(yz, asked), yz, asked, w / w.sum(), 50, 0)
+    assert np.abs(drawn.accuracy - drawn.plain).max() < 1e-6
+    assert drawn.plain.std(axis=0).min() > 0.005  # the unasked cells do vary between draws
+
+
 def test_budgeted_estimates_are_reproducible():
     y, _ = _simulated(200, 10, seed=4)
     asked = np.zeros_like(y, dtype=bool)
