@@ -12,7 +12,8 @@ Each replicate draws a full run with known truth, N questions x V variants:
   ``broken`` N(0, 0.8) with 8% of the variants at -3 (prompts that break the answer format);
   ``broken_far`` the same with 4% at -4 and ``broken_near`` with 12% at -2 (clusters placed
   elsewhere, to check that what holds for ``broken`` is not about its exact numbers; not run by
-  default);
+  default); ``position`` a weak model's option order: variant 0 (the answer at A) at 0, every
+  other at -8, right on about 3 questions in 1,000 (not run by default; V = 10 is its shape);
 - interaction u_q w_v, u_q ~ N(0, 1), w_v ~ N(0, s) with s = 0.3 / 0.4 / 0.5 / 0.5 (a prompt
   that helps some questions and hurts others; the model does not have it);
 - y_qv ~ Bernoulli(logistic(theta_q + beta_v + u_q w_v)); a wrong answer is one of 3
@@ -54,6 +55,7 @@ SCENARIOS = {  # beta sd, interaction sd, share of broken variants, their beta
     "broken": (0.8, 0.5, 0.08, -3.0),
     "broken_far": (0.8, 0.5, 0.04, -4.0),
     "broken_near": (0.8, 0.5, 0.12, -2.0),
+    "position": (0.0, 0.0, 0.0, 0.0),  # beta set in full_run
 }
 DEFAULT_SCENARIOS = ("none", "moderate", "strong", "broken")
 SCALARS = ("accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
@@ -68,6 +70,8 @@ def full_run(rng: np.random.Generator, n: int, v: int, scenario: str) -> tuple[n
     beta = rng.normal(0.0, sd, v) if sd else np.zeros(v)
     if broken:
         beta[rng.random(v) < broken] = broken_at
+    if scenario == "position":
+        beta = np.r_[0.0, np.full(v - 1, -8.0)]
     logit = theta[:, None] + beta[None, :] + rng.normal(0, 1, n)[:, None] * rng.normal(0, interaction, v)[None, :]
     correct = rng.random((n, v)) < 1 / (1 + np.exp(-logit))
     prefs = rng.dirichlet(np.full(3, 0.7), size=n)
