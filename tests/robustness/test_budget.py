@@ -340,10 +340,7 @@ def test_weighted_draws_count_only_the_unasked_questions_weights():
 
 def test_budgeted_estimates_are_reproducible():
     y, _ = _simulated(200, 10, seed=4)
-    asked = np.zeros_like(y, dtype=bool)
-    plan = assign(range(200), Design.make(10, 2, 0))
-    for i in range(200):
-        asked[i, list(plan[str(i)])] = True
+    asked = _asked(200, 10, 2, 0)
     a = estimate_robustness(np.where(asked, y, np.nan), draws=100, seed=5).to_json()
     b = estimate_robustness(np.where(asked, y, np.nan), draws=100, seed=5).to_json()
     assert a == b

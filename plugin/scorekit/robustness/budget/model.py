@@ -371,6 +371,13 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
     right = len(BETA) * (correct[qi, vi] == 1)
     rows_start = np.searchsorted(qi, np.arange(n + 1))  # qi is sorted: np.nonzero is row-major
     ones = np.ones(len(qi))
+
+    def unasked_total(t: np.ndarray, place: np.ndarray, wq: np.ndarray | None = None) -> np.ndarray:
+        """(K, V): over the questions at theta place k (``t``) that were not asked variant v
+        (``place`` of the asked cells), their count, or the sum of their ``wq``."""
+        return (np.bincount(t, weights=wq, minlength=k)[:, None]
+                - np.bincount(place, weights=None if wq is None else wq[qi], minlength=k * v).reshape(k, v))
+
     for j, pi in enumerate(pis):
         group = range(j, n_draws, len(pis))
         for d, u in zip(group, rng.random((len(group), n))):
@@ -380,21 +387,17 @@ def draws(model: Fit, correct: np.ndarray, observed: np.ndarray, weights: np.nda
             cdf = np.cumsum(np.exp(loglik - loglik.max(axis=1, keepdims=True)) * pi, axis=1)
             cdf /= cdf[:, -1:]
             t = _categorical(cdf, u[None, :])[0]  # each question's theta index
+            place = t[qi] * v + vi  # each asked cell's (theta place, variant)
             # the unasked cells of variant v at theta place k: m[k, v] exchangeable Bernoulli
             # cells, their count of right answers one binomial draw
-            place = t[qi] * v + vi
-            unasked = (np.bincount(t, minlength=k)[:, None]
-                       - np.bincount(place, minlength=k * v).reshape(k, v))
+            unasked = unasked_total(t, place)
             p = expit(THETA[:, None] + betas[d][None, :])  # K x V
             c = rng.binomial(unasked, p)
             plain[d] = obs_plain + c.sum(axis=0)
             if uniform:
                 continue
-            w1 = (np.bincount(t, weights=weights, minlength=k)[:, None]
-                  - np.bincount(place, weights=weights[qi], minlength=k * v).reshape(k, v))
-            w2_sum = (np.bincount(t, weights=w2, minlength=k)[:, None]
-                      - np.bincount(place, weights=w2[qi], minlength=k * v).reshape(k, v))
-            mean, var = subset_sum_moments(c, unasked, w1, w2_sum)
+            w1 = unasked_total(t, place, weights)
+            mean, var = subset_sum_moments(c, unasked, w1, unasked_total(t, place, w2))
             mean, var = mean.sum(axis=0), var.sum(axis=0)
             upper = np.maximum(w1, 0.0).sum(axis=0)
             acc[d] = obs_w + np.clip(mean + np.sqrt(var) * rng.standard_normal(v), 0.0, upper)
