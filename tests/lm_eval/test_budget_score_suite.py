@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from scorekit.cli import main
+from scorekit.resources import tasks_dir
 from scorekit.robustness.budget import Design, assign
 from tests.support.score_budget_lm import right
 
@@ -53,9 +54,10 @@ def _data(root: Path, *, mixed_options: bool = False, n: int = N) -> Path:
     return root
 
 
-def _lm_eval(tasks_dir: Path, tasks: list[str], out: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
+def _lm_eval(tasks_dir: Path, tasks: list[str], out: Path, data: Path, *extra: str,
+             model: str = "score-scripted") -> subprocess.CompletedProcess:
     env = {**os.environ, **OFFLINE, "SCOREKIT_SCORE_DATA_DIR": str(data), "HF_HOME": str(out.parent / "hf")}
-    cmd = [sys.executable, str(SCRIPTED), "--model", "score-scripted", "--include_path", str(tasks_dir),
+    cmd = [sys.executable, str(SCRIPTED), "--model", model, "--include_path", str(tasks_dir),
            "--tasks", ",".join(tasks), "--output_path", str(out), "--log_samples", *extra]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
 
@@ -217,6 +219,38 @@ def test_scorekit_robustness_reports_estimates_with_intervals(logs):
     va = pr["variant_accuracy"]
     assert min(va[str(v)] for v in range(4)) > max(va[str(v)] for v in range(4, 10))  # templates 0-3 always right
     assert len(oo["variant_accuracy"]) == 5
+
+
+def test_a_position_biased_models_budgeted_report_holds_its_full_report(data, tmp_path):
+    """A weak model's option order (``score-position`` answers A to everything): the arrangement
+    with the gold first is always right, the four others never, so the full run's quantiles up to
+    the 75% are exactly 0. The budgeted run (2 of 5 arrangements per question) and the full run
+    go through the real lm-eval CLI; every interval of the budgeted report must hold the full
+    report's value. The unasked cells of a never-right arrangement are drawn as counts, so a
+    draw has them at exactly 0 as often as their small expected count allows; with a clipped
+    normal sum the interval of a quantile at 0 did not reach 0 (docs/budget.md, "How")."""
+    task = "option_order_robustness_agieval_aqua_rat"
+    reports = {}
+    budgeted = tmp_path / "budgeted_tasks"
+    assert main(["variants", task, "--family", "option_order", "--budget", "2", "--seed", "5", "--output-dir",
+                 str(budgeted)]) == 0
+    for name, tasks in (("full", tasks_dir()), ("budgeted", budgeted)):  # the full run: the shipped task itself
+        proc = _lm_eval(tasks, [task], tmp_path / f"{name}_out", data, model="score-position")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        reports[name] = _families(_report(tmp_path / f"{name}_out"))[("agieval", "option_order")]
+    full, est = reports["full"], reports["budgeted"]
+    assert full["design"] is None and est["design"] == {"variants": 5, "per_question": 2, "seed": 5}
+    assert full["variant_accuracy"] == {"A": 1.0, "B": 0.0, "C": 0.0, "D": 0.0, "E": 0.0}  # keyed by the gold's letter
+    assert full["accuracy_quantiles"] == pytest.approx({"5": 0.0, "25": 0.0, "50": 0.0, "75": 0.0, "95": 0.8})
+    assert est["estimated"] and est["n_records"] == 2 * N
+    held = {f"accuracy_quantiles {k}": (est["accuracy_quantiles_ci_low"][k], full["accuracy_quantiles"][k],
+                                        est["accuracy_quantiles_ci_high"][k]) for k in full["accuracy_quantiles"]}
+    for name in ("accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std", "consistency_rate"):
+        held[name] = (est[f"{name}_ci_low"], full[name], est[f"{name}_ci_high"])
+    for v, value in full["variant_accuracy"].items():
+        held[f"variant {v}"] = (est["variant_accuracy_ci_low"][v], value, est["variant_accuracy_ci_high"][v])
+    missed = {k: x for k, x in held.items() if not x[0] - 1e-12 <= x[1] <= x[2] + 1e-12}
+    assert not missed, missed
 
 
 def test_plan_robustness_takes_a_budgeted_score_run_as_pilot(logs):

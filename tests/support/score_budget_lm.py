@@ -12,6 +12,10 @@ full run's value of every number without running it:
 
 * right: ``The best answer is <gold letter>.`` (MATH: ``\\boxed{<gold>}``);
 * wrong: the letter after the gold's, cyclically; MATH: ``\\boxed{x1}`` (equivalent to no gold).
+
+A second model, ``score-position``, is a weak model's position bias: it answers ``A`` to every
+multiple-choice question (so under option order it is right exactly when the arrangement puts
+the gold first) and a wrong ``\\boxed{x1}`` to every MATH problem.
 """
 
 from __future__ import annotations
@@ -40,8 +44,15 @@ def answer(doc: dict) -> str:
     return f"The best answer is {letters[gold] if ok else letters[(gold + 1) % len(letters)]}."
 
 
+def answer_first(doc: dict) -> str:
+    """``score-position``'s answer: the first letter, whatever the question."""
+    return "The best answer is A." if doc["options"] else "The final answer is $\\boxed{x1}$."
+
+
 @register_model("score-scripted")
 class ScoreScriptedLM(LM):
+    rule = staticmethod(answer)
+
     def __init__(self, **kwargs) -> None:  # batch_size, device, ...: nothing to set
         super().__init__()
 
@@ -56,7 +67,12 @@ class ScoreScriptedLM(LM):
         raise NotImplementedError("score-scripted answers generate_until only")
 
     def generate_until(self, requests, disable_tqdm: bool = False):
-        return [answer(r.doc) for r in requests]
+        return [self.rule(r.doc) for r in requests]
+
+
+@register_model("score-position")
+class ScorePositionLM(ScoreScriptedLM):
+    rule = staticmethod(answer_first)
 
 
 if __name__ == "__main__":
