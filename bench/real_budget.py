@@ -22,6 +22,16 @@ options has only k arrangements: those questions are left out and counted). The 
 one full run, so the replicates are not independent draws of a model's behaviour: the coverage
 says how often a budgeted report of *this* run, under a random design, lands on its full
 report; its spread over designs is smaller than over runs.
+
+``--simulate N`` asks how that coverage depends on the number of questions, with the run's own
+shape: the model is fitted to the full matrix, and each replicate draws a new full run of N
+questions from it (Rasch: each question's easiness from the fitted distribution pi, the
+variants' effects fixed at their posterior means, so the one family's spread and skew stay as
+the run has them; the categories recycled from the run's in order; a wrong answer one of 9
+wrong labels at random), then the design of seed r is cut out of replicate r as above. The
+replicates differ in their questions and the truth is each replicate's own full report; what
+stays fixed is the family, so this is coverage for *one* family (the simulation bench's
+families are drawn anew in every replicate).
 """
 
 from __future__ import annotations
@@ -44,7 +54,9 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugin"))
 
 from scorekit.metrics import consistency_counts  # noqa: E402
-from scorekit.robustness.budget import QUANTILES, Design, assign, estimate_robustness  # noqa: E402
+from scipy.special import expit  # noqa: E402
+
+from scorekit.robustness.budget import QUANTILES, Design, assign, estimate_robustness, model  # noqa: E402
 from scorekit.robustness.records import Record, as_record  # noqa: E402
 
 SCALARS = ("accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")
@@ -92,6 +104,7 @@ def check(truth, est) -> dict[str, float]:
         out[f"{name}.bias"] = e.value - t
         out[f"{name}.cov"] = float(e.ci_low - 1e-12 <= t <= e.ci_high + 1e-12)
         out[f"{name}.width"] = e.ci_high - e.ci_low
+        out[f"{name}.truth"] = t
 
     for p in QUANTILES:
         record(f"q{p}", truth.accuracy_quantiles[str(p)].value, est.accuracy_quantiles[str(p)])
@@ -106,12 +119,44 @@ def check(truth, est) -> dict[str, float]:
     return out
 
 
-def run_family(name: str, records: list[Record], budgets: list[int], reps: int) -> dict[str, dict[str, float]]:
+def simulated(correct: np.ndarray, cats: list[str], n: int, rng: np.random.Generator
+              ) -> tuple[np.ndarray, list[list], np.ndarray]:
+    """A full run of n questions drawn from the model fitted to ``correct`` (module docstring):
+    (correct (n, V), answers, macro weights)."""
+    fitted = _fitted(correct)
+    theta = model.THETA[rng.choice(len(model.THETA), size=n, p=fitted.pi)]
+    beta = fitted.likelihood @ model.BETA / fitted.likelihood.sum(axis=1)  # flat-likelihood means
+    y = (rng.random((n, correct.shape[1])) < expit(theta[:, None] + beta[None, :])).astype(float)
+    answers = np.where(y == 1, -1, rng.integers(0, 9, size=y.shape)).tolist()
+    c = [cats[i % len(cats)] for i in range(n)]
+    size = Counter(c)
+    return y, answers, np.array([1.0 / (len(size) * size[x]) for x in c])
+
+
+_FITS: dict[bytes, model.Fit] = {}
+
+
+def _fitted(correct: np.ndarray) -> model.Fit:
+    key = correct.tobytes()
+    if key not in _FITS:
+        _FITS[key] = model.fit(correct, np.ones(correct.shape, dtype=bool))
+    return _FITS[key]
+
+
+def run_family(name: str, records: list[Record], budgets: list[int], reps: int,
+               simulate: int | None = None) -> dict[str, dict[str, float]]:
     ids, correct, answers, weights, left_out = full_matrix(records)
+    if simulate:
+        category = {r.question_id: r.category for r in records}
+        run_cats = [category[q] for q in ids]
+        name = f"{name} simulated N={simulate}"
+        real = correct
+        ids = [str(i) for i in range(simulate)]
+        correct, answers, weights = simulated(real, run_cats, simulate, np.random.default_rng(0))
     n, v = correct.shape
     truth = estimate_robustness(correct, agree=consistency_counts(answers)[0], weights=weights)
     print(f"\n# {name}: {n} questions x {v} variants ({left_out} questions without all {v} variants left out)")
-    print(f"full run: accuracy {truth.accuracy.value:.4f}, per-variant {truth.accuracy_min.value:.3f}-"
+    print(f"{'replicate 0' if simulate else 'full run'}: accuracy {truth.accuracy.value:.4f}, per-variant {truth.accuracy_min.value:.3f}-"
           f"{truth.accuracy_max.value:.3f}, quantiles 5/25/50/75/95 "
           + "/".join(f"{truth.accuracy_quantiles[str(p)].value:.4f}" for p in QUANTILES)
           + f", CR {truth.consistency_rate.value:.4f}, shares q/v/w "
@@ -123,6 +168,9 @@ def run_family(name: str, records: list[Record], budgets: list[int], reps: int) 
         t0 = time.perf_counter()
         rows = []
         for seed in range(reps):
+            if simulate:  # replicate `seed`: a new full run of the one family
+                correct, answers, weights = simulated(real, run_cats, simulate, np.random.default_rng(seed))
+                truth = estimate_robustness(correct, agree=consistency_counts(answers)[0], weights=weights)
             plan = assign(ids, Design.make(v, b, seed))
             asked = np.zeros((n, v), dtype=bool)
             for i, q in enumerate(ids):
@@ -132,18 +180,17 @@ def run_family(name: str, records: list[Record], budgets: list[int], reps: int) 
             rows.append(check(truth, est))
         s = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
         s["n_questions"], s["n_variants"], s["left_out"], s["reps"] = n, v, left_out, reps
-        s["truth"] = {"accuracy": truth.accuracy.value, "consistency_rate": truth.consistency_rate.value,
-                      **{f"q{p}": truth.accuracy_quantiles[str(p)].value for p in QUANTILES}}
+        s["truth"] = {"accuracy": s["accuracy.truth"], "consistency_rate": s["consistency_rate.truth"],
+                      **{f"q{p}": s[f"q{p}.truth"] for p in QUANTILES}}  # simulated: the mean over replicates
         results[f"{name} B={b}"] = s
         print(f"\n## {name}, B={b}: {reps} designs, {time.perf_counter() - t0:.0f} s wall")
         print("| quantity | full run | MAE | mean error | coverage | mean width |")
         print("|---|---|---|---|---|---|")
         for p in QUANTILES:
-            print(f"| q{p} | {truth.accuracy_quantiles[str(p)].value:.4f} | {s[f'q{p}.err']:.4f} | {s[f'q{p}.bias']:+.4f} | "
+            print(f"| q{p} | {s[f'q{p}.truth']:.4f} | {s[f'q{p}.err']:.4f} | {s[f'q{p}.bias']:+.4f} | "
                   f"{s[f'q{p}.cov']:.3f} | {s[f'q{p}.width']:.4f} |")
         for key in (*SCALARS, *(f"share_{x}" for x in SHARES), "consistency_rate"):
-            full = (truth.variance_shares[key[6:]] if key.startswith("share_") else getattr(truth, key)).value
-            print(f"| {key} | {full:.4f} | {s[f'{key}.err']:.4f} | {s[f'{key}.bias']:+.4f} | {s[f'{key}.cov']:.3f} | "
+            print(f"| {key} | {s[f'{key}.truth']:.4f} | {s[f'{key}.err']:.4f} | {s[f'{key}.bias']:+.4f} | {s[f'{key}.cov']:.3f} | "
                   f"{s[f'{key}.width']:.4f} |")
         print(f"| variant_accuracy (mean over variants) |  | {s['variant.err']:.4f} |  | {s['variant.cov']:.3f} |  |")
         sys.stdout.flush()
@@ -156,6 +203,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budgets", default="2")
     ap.add_argument("--reps", type=int, default=200, help="designs (seeds 0..reps-1) per family and budget")
     ap.add_argument("--json", help="write every family's summary here")
+    ap.add_argument("--simulate", type=int, metavar="N",
+                    help="replicates of N questions drawn from the model fitted to each full run (docstring)")
     ap.add_argument("--families", help="only the files whose name holds one of these (comma-separated, e.g. option_order)")
     a = ap.parse_args(argv)
     files = sorted(Path(a.run).rglob("samples_score_*_robustness_*.jsonl"))
@@ -167,7 +216,8 @@ def main(argv: list[str] | None = None) -> None:
     results = {}
     for path in files:
         name = re.match(r"samples_(score_.+?)_\d{4}-", path.name)
-        results.update(run_family(name.group(1) if name else path.stem, read_family(path), budgets, a.reps))
+        results.update(run_family(name.group(1) if name else path.stem, read_family(path), budgets, a.reps,
+                                  a.simulate))
         if a.json:
             Path(a.json).write_text(json.dumps(results, indent=1))
 
