@@ -30,22 +30,18 @@ BUDGETS = (200, 400, 800, 1600)
 QUANTILES = (5, 25, 50, 75, 95)
 
 
-def _load(path: Path) -> np.ndarray:
-    if not path.is_file():
-        raise SystemExit(f"{path}: not found (clone PromptEval's repository and pass its folder)")
-    return np.load(path, allow_pickle=False)
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo", type=Path, help="a clone of github.com/felipemaiapolo/prompteval")
     results = ap.parse_args(argv).repo / "results"
+    if not list(results.glob("processed_results_*.npy")):
+        raise SystemExit(f"{results}: no processed_results_*.npy (clone PromptEval's repository and pass its folder)")
     for bench in ("MMLU", "BBH", "LMentry"):
         for kind, label in (("dist", "W1"), ("individual", "MAE of the per-template accuracies")):
             path = results / f"processed_results_{bench}_{kind}.npy"
             if not path.is_file():
                 continue
-            a = _load(path)  # tasks x LLMs x seeds x methods x budgets
+            a = np.load(path, allow_pickle=False)  # tasks x LLMs x seeds x methods x budgets
             mean = a.mean(axis=(0, 1, 2))
             print(f"\n{bench} {label} ({a.shape[0]} tasks x {a.shape[1]} LLMs x {a.shape[2]} seeds), "
                   "by cells evaluated per task")
@@ -55,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"| {name} | " + " | ".join(f"{x:.4f}" for x in mean[METHODS.index(name)]) + " |")
         path = results / f"processed_results_{bench}_quantiles_{list(QUANTILES)}.npy"
         if path.is_file():
-            a = _load(path)  # ... x quantiles
+            a = np.load(path, allow_pickle=False)  # ... x quantiles
             mean = a.mean(axis=(0, 1, 2))
             print(f"\n{bench} absolute error of the 5/25/50/75/95% quantiles, by cells evaluated per task")
             print("| method | " + " | ".join(str(b) for b in BUDGETS) + " |")

@@ -23,7 +23,7 @@ from scipy.stats import binom
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugin"))
 
-from scorekit.compare.power import connor_sample_size, mcnemar_mdd, mcnemar_sample_size  # noqa: E402
+from scorekit.compare.power import mcnemar_mdd, mcnemar_sample_size  # noqa: E402
 
 CASES = [(0.02, 0.05), (0.02, 0.1), (0.05, 0.1), (0.05, 0.2), (0.03, 0.3), (0.1, 0.15), (0.1, 0.3), (0.2, 0.25)]
 MDD_CASES = [(100, 0.12), (500, 0.12), (1000, 0.2), (2000, 0.1)]
