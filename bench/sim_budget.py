@@ -14,6 +14,8 @@ Each replicate draws a full run with known truth, N questions x V variants:
   elsewhere, to check that what holds for ``broken`` is not about its exact numbers; not run by
   default); ``position`` a weak model's option order: variant 0 (the answer at A) at 0, every
   other at -8, right on about 3 questions in 1,000 (not run by default; V = 10 is its shape);
+  ``zero`` N(0, 0.8) with 5% of the variants never right (a format the answer parser never
+  reads: accuracy exactly 0, whatever the question; not run by default);
 - interaction u_q w_v, u_q ~ N(0, 1), w_v ~ N(0, s) with s = 0.3 / 0.4 / 0.5 / 0.5 (a prompt
   that helps some questions and hurts others; the model does not have it);
 - y_qv ~ Bernoulli(logistic(theta_q + beta_v + u_q w_v)); a wrong answer is one of 3
@@ -56,6 +58,7 @@ SCENARIOS = {  # beta sd, interaction sd, share of broken variants, their beta
     "broken_far": (0.8, 0.5, 0.04, -4.0),
     "broken_near": (0.8, 0.5, 0.12, -2.0),
     "position": (0.0, 0.0, 0.0, 0.0),  # beta set in full_run
+    "zero": (0.8, 0.5, 0.05, -np.inf),
 }
 DEFAULT_SCENARIOS = ("none", "moderate", "strong", "broken")
 SCALARS = ("accuracy", "accuracy_min", "accuracy_max", "accuracy_range", "accuracy_std")

@@ -306,6 +306,43 @@ def test_quantiles_at_0_hold_0_when_only_one_variant_is_ever_right():
     assert held["50"] >= 9 and held["75"] >= 8, held
 
 
+def test_a_variant_never_right_can_be_exactly_0():
+    """Prompts whose format the parser never reads: three of 40 variants never right, the others
+    spread (sd 0.8) over questions of mixed easiness. Each is asked of 25 questions. With the
+    variant effect only down to -6 (the grid before), such a variant was still drawn right on
+    about 1% of its unasked questions (an easy question keeps a real chance at -6): its
+    interval held its full run's 0 in none of these 5 designs (0 of 15), nor did the minimum's."""
+    n, v = 500, 40
+    rng = np.random.default_rng(11)
+    theta = np.where(rng.random(n) < 0.6, rng.normal(2, 1.2, n), rng.normal(-1, 1.5, n))
+    y = (rng.random((n, v)) < 1 / (1 + np.exp(-(theta[:, None] + rng.normal(0, 0.8, v))))).astype(float)
+    dead = [3, 17, 30]
+    y[:, dead] = 0.0
+    held, minimum = 0, 0
+    for seed in range(5):
+        est = estimate_robustness(np.where(_asked(n, v, 2, seed), y, np.nan), draws=300, seed=seed)
+        held += sum(est.variant_accuracy[j].ci_low == 0.0 for j in dead)
+        minimum += est.accuracy_min.ci_low == 0.0
+    assert held >= 13 and minimum >= 4, (held, minimum)
+
+
+def test_a_variant_always_right_where_the_others_never_are():
+    """The mirror image, and the extreme a position bias reaches on questions a model cannot
+    answer: one arrangement always right, the others never. The full run's maximum, range and
+    std are at the largest the family allows; with the effect only up to +6 the intervals of
+    the maximum and of the right variant stopped short of 1 in some designs."""
+    n, v = 60, 12
+    y = np.zeros((n, v))
+    y[:, 7] = 1.0
+    full = estimate_robustness(y)
+    for seed in range(5):
+        est = estimate_robustness(np.where(_asked(n, v, 2, seed), y, np.nan), draws=300, seed=seed)
+        for name in ("accuracy_max", "accuracy_range", "accuracy_std", "accuracy_min"):
+            e, t = getattr(est, name), getattr(full, name).value
+            assert e.ci_low - 1e-12 <= t <= e.ci_high + 1e-12, (seed, name, e, t)
+        assert est.variant_accuracy[7].ci_high == 1.0
+
+
 def test_subset_sum_moments_match_every_subset():
     """Under question weights, the weight of the c right answers among m unasked cells is that
     of a random c-subset of their weights; its mean and variance against enumeration."""

@@ -10,12 +10,13 @@ A budgeted run observes B of the V cells y_qv (1 = correct) of each question q. 
   always-right and always-wrong questions of real benchmarks);
 - beta_v, the variant's effect, is drawn from a Student t (nu, 0, tau) -- a spread tau with
   tails nu in {1, 2, 4, 10, inf} -- or, with a share eps in {3, 6, 12, 25}% of the variants,
-  sits at one point mu in {-6, -5.5, ..., 0} instead: a cluster of prompts that break the
-  answer format and score near 0, which no single bell shape fits. A broken prompt loses
+  sits at one point mu in {-18, -6, -5.5, ..., 0} instead: a cluster of prompts that break the
+  answer format and score near 0 (or, at -18, the floor of the grid, never: a format the
+  parser never reads), which no single bell shape fits. A broken prompt loses
   answers and never gains them, so the cluster sits at or below the centre of the others
   (their upper tail is the t's). (nu, tau, eps, mu) is not fitted but *integrated*: a prior on
   the grid (49 values of tau from 0 to 4; nu uniform; "no cluster" a quarter of the mass, the
-  52 clusters the rest) and the posterior computed exactly on it, so the doubt about how
+  56 clusters the rest) and the posterior computed exactly on it, so the doubt about how
   spread the variants are is in every interval. With 20 answers per variant a t with heavy
   tails explains a cluster of 8% at -3 about as well as the cluster does (Bayes factors near
   1), so the prior decides; "no cluster" at half the mass and mu over -6..6 (most of the 100
@@ -30,10 +31,17 @@ move by less than 1e-4):
 1. each question's posterior over the theta grid, given its observed cells and the variants'
    posterior predictive probabilities pbar(theta, v) = E[logistic(theta + beta_v)], and pi by
    EM (20 steps a round);
-2. each variant's likelihood of beta on a grid (97 points, -6..6; cubic interpolation to 481),
-   each observed cell integrated over its question's *cavity* posterior (the question's
+2. each variant's likelihood of beta on a grid (289 points, -18..18; cubic interpolation to
+   1441), each observed cell integrated over its question's *cavity* posterior (the question's
    posterior without that cell, so a cell does not vouch for itself);
 3. the posterior of (nu, tau, eps, mu), and each variant's posterior of beta on the fine grid.
+
+The beta grid reaches far beyond the theta grid's reach so that a variant can be never (or
+always) right on every question, the easiest too. On -6..6 a variant never right among its
+asked cells was still drawn right on about 1% of its unasked ones (an easy question at theta
+= 4 keeps logistic(-2) = 12% at beta = -6), and neither its interval nor the minimum's ever
+held the full run's 0 (bench scenario ``zero``, docs/budget.md); the far cluster at the floor
+lets such variants be exactly what their answers say.
 
 **Draws** (:func:`draws`): D joint draws of the full run, each: (nu, tau, eps, mu) from its
 posterior, every beta_v from its posterior given them (in the cluster or not, then where),
@@ -83,12 +91,12 @@ from scipy.special import expit
 __all__ = ["Fit", "fit", "draws", "THETA", "BETA"]
 
 THETA = np.linspace(-10.0, 10.0, 41)
-_BETA_COARSE = np.linspace(-6.0, 6.0, 97)
-BETA = np.linspace(-6.0, 6.0, 481)
+_BETA_COARSE = np.linspace(-18.0, 18.0, 289)
+BETA = np.linspace(-18.0, 18.0, 1441)
 _NU = (1.0, 2.0, 4.0, 10.0, np.inf)
 _TAU = np.concatenate([[0.0], np.geomspace(0.02, 4.0, 48)])
 _CLUSTER_SHARE = (0.03, 0.06, 0.12, 0.25)
-_CLUSTER_AT = np.linspace(-6.0, 0.0, 13)  # below the centre only: a broken prompt loses answers
+_CLUSTER_AT = np.r_[BETA[0], np.linspace(-6.0, 0.0, 13)]  # below the centre only: a broken prompt loses answers
 _CLUSTER_INDEX = np.rint((_CLUSTER_AT - BETA[0]) / (BETA[1] - BETA[0])).astype(int)  # on the fine grid
 _N_CLUSTERS = 1 + len(_CLUSTER_SHARE) * len(_CLUSTER_AT)  # column 0: no cluster
 _NO_CLUSTER = 0.25  # prior mass of "no cluster" (the model docstring says why not more)
