@@ -30,6 +30,16 @@ BUDGETS = (200, 400, 800, 1600)
 QUANTILES = (5, 25, 50, 75, 95)
 
 
+def _table(title: str, mean: np.ndarray, cell) -> None:
+    """One markdown table: a row per shown method, a column per budget; ``mean`` is indexed
+    (method, budget, ...) in dist_evaluation.py's method order, ``cell`` formats one entry."""
+    print(f"\n{title}")
+    print("| method | " + " | ".join(str(b) for b in BUDGETS) + " |")
+    print("|---|" + "---|" * len(BUDGETS))
+    for name in SHOWN:
+        print(f"| {name} | " + " | ".join(cell(x) for x in mean[METHODS.index(name)]) + " |")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo", type=Path, help="a clone of github.com/felipemaiapolo/prompteval")
@@ -39,26 +49,15 @@ def main(argv: list[str] | None = None) -> None:
     for bench in ("MMLU", "BBH", "LMentry"):
         for kind, label in (("dist", "W1"), ("individual", "MAE of the per-template accuracies")):
             path = results / f"processed_results_{bench}_{kind}.npy"
-            if not path.is_file():
-                continue
-            a = np.load(path, allow_pickle=False)  # tasks x LLMs x seeds x methods x budgets
-            mean = a.mean(axis=(0, 1, 2))
-            print(f"\n{bench} {label} ({a.shape[0]} tasks x {a.shape[1]} LLMs x {a.shape[2]} seeds), "
-                  "by cells evaluated per task")
-            print("| method | " + " | ".join(str(b) for b in BUDGETS) + " |")
-            print("|---|" + "---|" * len(BUDGETS))
-            for name in SHOWN:
-                print(f"| {name} | " + " | ".join(f"{x:.4f}" for x in mean[METHODS.index(name)]) + " |")
+            if path.is_file():
+                a = np.load(path, allow_pickle=False)  # tasks x LLMs x seeds x methods x budgets
+                _table(f"{bench} {label} ({a.shape[0]} tasks x {a.shape[1]} LLMs x {a.shape[2]} seeds), "
+                       "by cells evaluated per task", a.mean(axis=(0, 1, 2)), lambda x: f"{x:.4f}")
         path = results / f"processed_results_{bench}_quantiles_{list(QUANTILES)}.npy"
         if path.is_file():
             a = np.load(path, allow_pickle=False)  # ... x quantiles
-            mean = a.mean(axis=(0, 1, 2))
-            print(f"\n{bench} absolute error of the 5/25/50/75/95% quantiles, by cells evaluated per task")
-            print("| method | " + " | ".join(str(b) for b in BUDGETS) + " |")
-            print("|---|" + "---|" * len(BUDGETS))
-            for name in SHOWN:
-                print(f"| {name} | " + " | ".join("/".join(f"{x:.3f}" for x in mean[METHODS.index(name), j])
-                                                  for j in range(len(BUDGETS))) + " |")
+            _table(f"{bench} absolute error of the 5/25/50/75/95% quantiles, by cells evaluated per task",
+                   a.mean(axis=(0, 1, 2)), lambda q: "/".join(f"{x:.3f}" for x in q))
 
 
 if __name__ == "__main__":

@@ -119,28 +119,17 @@ def check(truth, est) -> dict[str, float]:
     return out
 
 
-def simulated(correct: np.ndarray, cats: list[str], n: int, rng: np.random.Generator
+def simulated(fitted: model.Fit, cats: list[str], n: int, rng: np.random.Generator
               ) -> tuple[np.ndarray, list[list], np.ndarray]:
-    """A full run of n questions drawn from the model fitted to ``correct`` (module docstring):
-    (correct (n, V), answers, macro weights)."""
-    fitted = _fitted(correct)
+    """A full run of n questions drawn from ``fitted``, the model fitted to a real full run
+    (module docstring): (correct (n, V), answers, macro weights)."""
     theta = model.THETA[rng.choice(len(model.THETA), size=n, p=fitted.pi)]
     beta = fitted.likelihood @ model.BETA / fitted.likelihood.sum(axis=1)  # flat-likelihood means
-    y = (rng.random((n, correct.shape[1])) < expit(theta[:, None] + beta[None, :])).astype(float)
+    y = (rng.random((n, len(beta))) < expit(theta[:, None] + beta[None, :])).astype(float)
     answers = np.where(y == 1, -1, rng.integers(0, 9, size=y.shape)).tolist()
     c = [cats[i % len(cats)] for i in range(n)]
     size = Counter(c)
     return y, answers, np.array([1.0 / (len(size) * size[x]) for x in c])
-
-
-_FITS: dict[bytes, model.Fit] = {}
-
-
-def _fitted(correct: np.ndarray) -> model.Fit:
-    key = correct.tobytes()
-    if key not in _FITS:
-        _FITS[key] = model.fit(correct, np.ones(correct.shape, dtype=bool))
-    return _FITS[key]
 
 
 def run_family(name: str, records: list[Record], budgets: list[int], reps: int,
@@ -150,9 +139,9 @@ def run_family(name: str, records: list[Record], budgets: list[int], reps: int,
         category = {r.question_id: r.category for r in records}
         run_cats = [category[q] for q in ids]
         name = f"{name} simulated N={simulate}"
-        real = correct
+        fitted = model.fit(correct, np.ones(correct.shape, dtype=bool))  # once: every replicate draws from it
         ids = [str(i) for i in range(simulate)]
-        correct, answers, weights = simulated(real, run_cats, simulate, np.random.default_rng(0))
+        correct, answers, weights = simulated(fitted, run_cats, simulate, np.random.default_rng(0))
     n, v = correct.shape
     truth = estimate_robustness(correct, agree=consistency_counts(answers)[0], weights=weights)
     print(f"\n# {name}: {n} questions x {v} variants ({left_out} questions without all {v} variants left out)")
@@ -169,7 +158,7 @@ def run_family(name: str, records: list[Record], budgets: list[int], reps: int,
         rows = []
         for seed in range(reps):
             if simulate:  # replicate `seed`: a new full run of the one family
-                correct, answers, weights = simulated(real, run_cats, simulate, np.random.default_rng(seed))
+                correct, answers, weights = simulated(fitted, run_cats, simulate, np.random.default_rng(seed))
                 truth = estimate_robustness(correct, agree=consistency_counts(answers)[0], weights=weights)
             plan = assign(ids, Design.make(v, b, seed))
             asked = np.zeros((n, v), dtype=bool)

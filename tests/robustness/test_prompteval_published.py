@@ -44,8 +44,8 @@ def test_means_are_over_tasks_llms_and_seeds(tmp_path):
 
 
 def test_a_folder_without_results_is_one_line(tmp_path):
-    (tmp_path / "results").mkdir()
-    np.save(tmp_path / "results" / "processed_results_MMLU_dist.npy", np.zeros((1, 1, 1, 8, 4)))
-    proc = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "nowhere")], capture_output=True, text=True,
-                          timeout=60)
-    assert proc.returncode != 0 and proc.stdout == ""
+    (tmp_path / "empty" / "results").mkdir(parents=True)
+    for folder in (tmp_path / "nowhere", tmp_path / "empty"):
+        proc = subprocess.run([sys.executable, str(SCRIPT), str(folder)], capture_output=True, text=True, timeout=60)
+        assert proc.returncode != 0 and proc.stdout == ""
+        assert proc.stderr.count("\n") == 1 and "no processed_results_*.npy" in proc.stderr, proc.stderr
