@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from scorekit.cli import main
-from scorekit.resources import tasks_dir
+from scorekit import resources
 from scorekit.robustness.budget import Design, assign
 from tests.support.score_budget_lm import right
 
@@ -234,7 +234,7 @@ def test_a_position_biased_models_budgeted_report_holds_its_full_report(data, tm
     budgeted = tmp_path / "budgeted_tasks"
     assert main(["variants", task, "--family", "option_order", "--budget", "2", "--seed", "5", "--output-dir",
                  str(budgeted)]) == 0
-    for name, tasks in (("full", tasks_dir()), ("budgeted", budgeted)):  # the full run: the shipped task itself
+    for name, tasks in (("full", resources.tasks_dir()), ("budgeted", budgeted)):  # the full run: the shipped task itself
         proc = _lm_eval(tasks, [task], tmp_path / f"{name}_out", data, model="score-position")
         assert proc.returncode == 0, proc.stderr[-3000:]
         reports[name] = _families(_report(tmp_path / f"{name}_out"))[("agieval", "option_order")]
